@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, and only what is missing:
+#   the wasm32 target, the wasm-bindgen CLI pinned to Cargo.lock, wasm-opt,
+#   Chromium and ChromeDriver (Debian), and the end-to-end test's npm packages.
+# Usage: scripts/ensure-tools.sh [wasm] [browser] [e2e]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want() { for w in "${WANTS[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
+WANTS=("$@")
+[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser e2e)
+
+apt_updated=0
+apt_install() {
+  if [ "$apt_updated" = 0 ]; then
+    echo "==> apt-get update" >&2
+    $SUDO apt-get update -qq
+    apt_updated=1
+  fi
+  echo "==> apt-get install $*" >&2
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+SUDO=""
+[ "$(id -u)" != 0 ] && command -v sudo >/dev/null && SUDO="sudo"
+
+if want wasm; then
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    echo "==> rustup target add wasm32-unknown-unknown" >&2
+    rustup target add wasm32-unknown-unknown
+  fi
+  # The CLI must equal the wasm-bindgen crate in Cargo.lock exactly.
+  wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version" ]; then
+    echo "==> cargo install wasm-bindgen-cli $wb_version (a few minutes, once)" >&2
+    # --locked first; the registry mirror may lack a locked transitive version, then resolve afresh.
+    cargo install wasm-bindgen-cli --version "$wb_version" --locked --force \
+      || cargo install wasm-bindgen-cli --version "$wb_version" --force
+  fi
+  if ! command -v wasm-opt >/dev/null; then
+    apt_install binaryen
+  fi
+fi
+
+if want browser; then
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    apt_install chromium chromium-driver
+  fi
+fi
+
+if want e2e; then
+  if [ ! -d e2e/node_modules/playwright-core ]; then
+    echo "==> npm ci (e2e)" >&2
+    (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
