@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `make demo`: builds the package and the servers, starts the sandbox and the companion (which
+# serves the demo site), prints the address to open, and runs until Ctrl-C.
+# Addresses: DEMO_PORT (8080), SANDBOX_API_PORT (8081), SANDBOX_IDENTITY_PORT (8082).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+companion_port=${DEMO_PORT:-8080}
+api_port=${SANDBOX_API_PORT:-8081}
+identity_port=${SANDBOX_IDENTITY_PORT:-8082}
+
+scripts/ensure-tools.sh wasm
+scripts/build-pkg.sh
+cargo build --release -p fundraising-sandbox -p fundraising-companion
+
+mkdir -p .run
+config=.run/sandbox.toml
+cat >"$config" <<TOML
+[[applications]]
+app_id = "demo-app"
+secret = "demo-secret"
+home_page = "http://127.0.0.1:$companion_port/"
+
+[[users]]
+email = "demo@example.org"
+password = "demo-password"
+name = "Demo Fundraiser"
+TOML
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT INT TERM
+
+target/release/fundraising-sandbox \
+  --api-listen "127.0.0.1:$api_port" --identity-listen "127.0.0.1:$identity_port" \
+  --data-dir .sandbox-data --config "$config" &
+pids+=($!)
+
+FUNDRAISING_CLIENT_SECRET=demo-secret target/release/fundraising-companion \
+  --listen "127.0.0.1:$companion_port" --app-id demo-app \
+  --auth-url "http://127.0.0.1:$identity_port" \
+  --allowed-origin "http://127.0.0.1:$companion_port" \
+  --static-dir "$root/www" --pkg-dir "$root/pkg" &
+pids+=($!)
+
+for _ in $(seq 1 100); do
+  curl -fsS -o /dev/null "http://127.0.0.1:$companion_port/healthz" 2>/dev/null && break
+  sleep 0.1
+done
+
+cat <<MSG
+
+  Demo ready: open http://127.0.0.1:$companion_port/
+  Sign in as demo@example.org / demo-password.   Widget: http://127.0.0.1:$companion_port/widget.html
+  Ctrl-C stops everything.
+
+MSG
+wait
