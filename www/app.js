@@ -1,0 +1,44 @@
+// The demo page: wires the fundraising-client package to the four sections of index.html.
+import { loadPackage } from "./widget.js";
+import { loadConfig } from "./config.js";
+import { setupAuth } from "./auth.js";
+import { setupDonationLookup } from "./donation.js";
+import { setupEventForm } from "./event-form.js";
+import { setupEventPages } from "./event-pages.js";
+
+async function main() {
+  const [config, pkg] = await Promise.all([loadConfig(), loadPackage()]);
+  const client = new pkg.FundraisingClient({
+    appId: config.appId,
+    baseUrl: config.baseUrl,
+    authUrl: config.authUrl,
+    redirectUri: config.redirectUri,
+    companionUrl: config.companionUrl,
+    scopes: ["fundraise", "offline_access"],
+  });
+
+  // The home page is the registered redirect URI: finish a sign-in first (in a pop-up this hands
+  // the result to the opener and closes the window).
+  await setupAuth(client);
+
+  const campaign = document.createElement("fundraising-campaign");
+  campaign.id = "campaign";
+  campaign.setAttribute("short-name", "demo-campaign");
+  campaign.setAttribute("app-id", config.appId);
+  campaign.setAttribute("base-url", config.baseUrl);
+  document.getElementById("campaign-slot").replaceChildren(campaign);
+
+  setupDonationLookup(client);
+  setupEventForm(client);
+  setupEventPages(client);
+  document.body.dataset.ready = "true";
+}
+
+main().catch((error) => {
+  console.error(error);
+  const banner = document.getElementById("auth-message");
+  banner.textContent = `The demo could not start: ${error?.message ?? error}`;
+  banner.className = "banner error";
+  banner.hidden = false;
+  document.getElementById("auth-loading").textContent = "Not available";
+});

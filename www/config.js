@@ -1,0 +1,31 @@
+// The demo page's client configuration. The page's own origin is the companion (it serves this
+// site) and "/" is the registered home page; the sandbox addresses come from config.json, which
+// the runner writes next to this file (e2e/write-config.mjs), falling back to the default ports.
+
+/** Default sandbox ports of `make demo` on the page's host. */
+const DEFAULT_API_PORT = 8081;
+const DEFAULT_IDENTITY_PORT = 8082;
+
+/** Resolves with {appId, baseUrl, authUrl, companionUrl, redirectUri}. */
+export async function loadConfig() {
+  const host = `${location.protocol}//${location.hostname}`;
+  const config = {
+    appId: "demo-app",
+    baseUrl: `${host}:${DEFAULT_API_PORT}`,
+    authUrl: `${host}:${DEFAULT_IDENTITY_PORT}`,
+    companionUrl: location.origin,
+    redirectUri: `${location.origin}/`,
+  };
+  try {
+    const response = await fetch(new URL("config.json", import.meta.url), { cache: "no-store" });
+    if (response.ok) {
+      const served = await response.json();
+      for (const key of ["appId", "baseUrl", "authUrl"]) {
+        if (typeof served[key] === "string" && served[key] !== "") config[key] = served[key];
+      }
+    }
+  } catch {
+    // No config.json (or not JSON): keep the defaults.
+  }
+  return config;
+}
