@@ -1,1 +1,22 @@
-//! Pure rules of the fundraising service.
+//! Pure rules of the fundraising service: wire models, the `\/Date(ms+hhmm)\/` codec,
+//! case-insensitive JSON decoding, the authorize-URL builder with PKCE and nonce helpers,
+//! the callback parser, the error-body parser and input validation.
+//!
+//! No I/O and no browser or server dependency: this crate builds for the native target and
+//! for `wasm32-unknown-unknown`, and every other part of the workspace is built on it.
+
+// pub mod authorize;
+// pub mod callback;
+pub mod date;
+// pub mod encoding;
+mod error;
+pub mod json;
+pub mod model;
+// pub mod nonce;
+// pub mod pkce;
+pub mod service_error;
+// pub mod validate;
+
+pub use date::ServiceDate;
+pub use error::Error;
+pub use service_error::ServiceError;

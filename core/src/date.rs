@@ -1,0 +1,236 @@
+//! The service's date codec: `\/Date(<milliseconds since epoch><±hhmm>)\/`.
+
+use std::fmt;
+
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::Error;
+
+/// A point in time as the service writes it.
+///
+/// `millis` are UTC milliseconds since 1970-01-01 (negative before); the offset is
+/// informational only (`None` when the wire value had none). Serialises as the wire string
+/// [`ServiceDate::to_wire`]; deserialises with [`ServiceDate::parse`].
+///
+/// ```
+/// use fundraising_core::ServiceDate;
+/// let d = ServiceDate::parse(r"\/Date(1743761607553+0100)\/").unwrap();
+/// assert_eq!(d.millis, 1743761607553);
+/// assert_eq!(d.offset_minutes, Some(60));
+/// assert_eq!(d.to_wire(), r"\/Date(1743761607553+0000)\/");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ServiceDate {
+    /// Milliseconds since the Unix epoch, UTC.
+    pub millis: i64,
+    /// The offset the service attached, in minutes east of UTC (`+0100` is 60).
+    pub offset_minutes: Option<i16>,
+}
+
+/// Milliseconds of .NET's `DateTime.MinValue` (0001-01-01), which the service uses for "no date".
+pub const DOTNET_MIN_MILLIS: i64 = -62_135_596_800_000;
+
+/// Longest input quoted back in an error.
+const QUOTE_LIMIT: usize = 200;
+
+impl ServiceDate {
+    /// A date at `millis` UTC, with offset `+0000`.
+    pub fn from_millis(millis: i64) -> Self {
+        ServiceDate {
+            millis,
+            offset_minutes: Some(0),
+        }
+    }
+
+    /// Parses `\/Date(ms±hhmm)\/`, also without the backslashes (`/Date(..)/`, as a JSON
+    /// string value holds it) or without any slashes (`Date(..)`). Milliseconds may be
+    /// negative; the offset is optional. Anything else is [`Error::InvalidDate`] quoting the input.
+    pub fn parse(input: &str) -> Result<Self, Error> {
+        Self::parse_inner(input).ok_or_else(|| Error::InvalidDate {
+            input: quote(input),
+        })
+    }
+
+    fn parse_inner(input: &str) -> Option<Self> {
+        let inner = [(r"\/Date(", r")\/"), ("/Date(", ")/"), ("Date(", ")")]
+            .iter()
+            .find_map(|(open, close)| input.strip_prefix(open)?.strip_suffix(close))?;
+        // Split the milliseconds from the offset: the offset sign is the first '+' or '-'
+        // after the first character (which may be the milliseconds' own minus).
+        let split = inner
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| *c == '+' || *c == '-')
+            .map(|(i, _)| i)
+            .unwrap_or(inner.len());
+        let (ms, offset) = inner.split_at(split);
+        let digits = ms.strip_prefix('-').unwrap_or(ms);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let millis: i64 = ms.parse().ok()?;
+        let offset_minutes = if offset.is_empty() {
+            None
+        } else {
+            Some(parse_offset(offset)?)
+        };
+        Some(ServiceDate {
+            millis,
+            offset_minutes,
+        })
+    }
+
+    /// The wire form, always in UTC: `\/Date(<millis>+0000)\/`.
+    pub fn to_wire(&self) -> String {
+        format!(r"\/Date({}+0000)\/", self.millis)
+    }
+}
+
+/// Parses `±hhmm` (hours 00–23, minutes 00–59) into minutes.
+fn parse_offset(offset: &str) -> Option<i16> {
+    let bytes = offset.as_bytes();
+    if bytes.len() != 5 || !bytes[1..].iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let num = |i: usize| i16::from(bytes[i] - b'0') * 10 + i16::from(bytes[i + 1] - b'0');
+    let (hours, minutes) = (num(1), num(3));
+    if hours > 23 || minutes > 59 {
+        return None;
+    }
+    let total = hours * 60 + minutes;
+    match bytes[0] {
+        b'+' => Some(total),
+        b'-' => Some(-total),
+        _ => None,
+    }
+}
+
+fn quote(input: &str) -> String {
+    input.chars().take(QUOTE_LIMIT).collect()
+}
+
+impl Default for ServiceDate {
+    /// .NET's minimum date, the service's "no date".
+    fn default() -> Self {
+        ServiceDate::from_millis(DOTNET_MIN_MILLIS)
+    }
+}
+
+impl fmt::Display for ServiceDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_wire())
+    }
+}
+
+impl std::str::FromStr for ServiceDate {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        ServiceDate::parse(s)
+    }
+}
+
+impl Serialize for ServiceDate {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_wire())
+    }
+}
+
+impl<'de> Deserialize<'de> for ServiceDate {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct DateVisitor;
+        impl de::Visitor<'_> for DateVisitor {
+            type Value = ServiceDate;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(r"a date string \/Date(<ms>+hhmm)\/")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ServiceDate, E> {
+                ServiceDate::parse(v).map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(DateVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_form() {
+        let cases = [
+            (r"\/Date(1743761607553+0000)\/", 1743761607553, Some(0)),
+            ("/Date(1743761607553+0100)/", 1743761607553, Some(60)),
+            ("Date(0-0530)", 0, Some(-330)),
+            (
+                r"\/Date(-62135596800000+0000)\/",
+                DOTNET_MIN_MILLIS,
+                Some(0),
+            ),
+            (r"\/Date(-5)\/", -5, None),
+            ("/Date(42)/", 42, None),
+            ("/Date(-1-2359)/", -1, Some(-1439)),
+        ];
+        for (input, millis, offset) in cases {
+            let d = ServiceDate::parse(input).unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!((d.millis, d.offset_minutes), (millis, offset), "{input}");
+        }
+    }
+
+    #[test]
+    fn rejects_malformed_and_quotes_input() {
+        for bad in [
+            "",
+            "Date()",
+            "/Date(-)/",
+            "/Date(12+000)/",
+            "/Date(12+00000)/",
+            "/Date(12+2400)/",
+            "/Date(12+0060)/",
+            "/Date(1.5)/",
+            "/Date(+12)/",
+            "/Date(12)",
+            r"\/Date(12)/",
+            "/Date(99999999999999999999)/",
+            "/Date(12+0000)/ ",
+            "2024-01-01T00:00:00Z",
+            "/Date(12 +0000)/",
+            "/Date(12+-000)/",
+        ] {
+            let err = ServiceDate::parse(bad).expect_err(bad);
+            assert_eq!(err.code(), "invalid_date");
+            assert_eq!(err, Error::InvalidDate { input: bad.into() });
+            assert!(err.to_string().contains(&format!("{bad:?}")), "{err}");
+        }
+    }
+
+    #[test]
+    fn error_quote_is_bounded() {
+        let long = "x".repeat(10_000);
+        match ServiceDate::parse(&long) {
+            Err(Error::InvalidDate { input }) => assert_eq!(input.len(), QUOTE_LIMIT),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn encodes_in_utc() {
+        let d = ServiceDate::parse("/Date(-1000-0800)/").unwrap();
+        assert_eq!(d.to_wire(), r"\/Date(-1000+0000)\/");
+        assert_eq!(ServiceDate::from_millis(7).to_string(), r"\/Date(7+0000)\/");
+        assert_eq!(ServiceDate::default().millis, DOTNET_MIN_MILLIS);
+    }
+
+    #[test]
+    fn serde_uses_the_wire_string() {
+        let d = ServiceDate::from_millis(1743761607553);
+        let json = serde_json::to_string(&d).unwrap();
+        assert_eq!(json, r#""\\/Date(1743761607553+0000)\\/""#);
+        let back: ServiceDate = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, d);
+        // As the service writes it: `\/` is a JSON escape for `/`.
+        let wire: ServiceDate = serde_json::from_str(r#""\/Date(5-0100)\/""#).unwrap();
+        assert_eq!((wire.millis, wire.offset_minutes), (5, Some(-60)));
+        assert!(serde_json::from_str::<ServiceDate>("12").is_err());
+        assert!(serde_json::from_str::<ServiceDate>(r#""/Date(x)/""#).is_err());
+    }
+}

@@ -1,0 +1,109 @@
+//! The one error type of the crate, with stable machine-readable codes.
+
+use crate::service_error::ServiceError;
+
+/// Every failure of the pure rules. [`Error::code`] gives a stable code JS can branch on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// A date that is not of the form `\/Date(<ms>[±hhmm])\/`; `input` quotes what was given.
+    #[error("invalid date {input:?}: expected \\/Date(<milliseconds>[+-hhmm])\\/")]
+    InvalidDate {
+        /// The rejected text (cut to 200 characters).
+        input: String,
+    },
+    /// A JSON document that does not have the expected shape.
+    #[error("cannot decode the response: {message}")]
+    Decode {
+        /// What serde reported.
+        message: String,
+    },
+    /// A caller-supplied value breaks a rule (page, pageSize, event fields, URL parts, ...).
+    #[error("invalid {field}: {message}")]
+    InvalidArgument {
+        /// The name of the offending argument, as the JS caller knows it (e.g. `pageSize`).
+        field: String,
+        /// Why it was refused.
+        message: String,
+    },
+    /// A scope the service does not define.
+    #[error("unknown scope {scope:?}; known scopes are openid, profile, email, account, fundraise, offline_access")]
+    UnknownScope {
+        /// The scope as given.
+        scope: String,
+    },
+    /// A scope the service announces but does not offer yet (`social`, `crowdfunding`).
+    #[error("scope {scope:?} is announced by the service but not available yet")]
+    ScopeUnavailable {
+        /// The scope as given.
+        scope: String,
+    },
+    /// A redirect back from the identity server that cannot be understood.
+    #[error("invalid sign-in callback: {message}")]
+    InvalidCallback {
+        /// What is wrong with it (missing, empty or repeated parameter, bad encoding, ...).
+        message: String,
+    },
+    /// The identity server answered the authorisation request with an OAuth error.
+    #[error("sign-in failed: {error}{}", description.as_deref().map(|d| format!(" ({d})")).unwrap_or_default())]
+    OAuth {
+        /// The OAuth `error` code, e.g. `access_denied`.
+        error: String,
+        /// `error_description`, when sent.
+        description: Option<String>,
+        /// `error_uri`, when sent.
+        uri: Option<String>,
+        /// `state`, when sent, so the caller can tell which sign-in failed.
+        state: Option<String>,
+    },
+    /// The service answered with an error status or an error body.
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+impl Error {
+    /// The stable machine-readable code of this error, e.g. `"invalid_argument"`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidDate { .. } => "invalid_date",
+            Error::Decode { .. } => "decode_error",
+            Error::InvalidArgument { .. } => "invalid_argument",
+            Error::UnknownScope { .. } => "unknown_scope",
+            Error::ScopeUnavailable { .. } => "scope_unavailable",
+            Error::InvalidCallback { .. } => "invalid_callback",
+            Error::OAuth { .. } => "oauth_error",
+            Error::Service(_) => "service_error",
+        }
+    }
+
+    /// The HTTP status behind the error, for service errors.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Error::Service(e) => Some(e.status),
+            _ => None,
+        }
+    }
+
+    /// Shorthand for [`Error::InvalidArgument`].
+    pub fn invalid_argument(field: &str, message: impl Into<String>) -> Self {
+        Error::InvalidArgument {
+            field: field.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    /// Shorthand for [`Error::InvalidCallback`].
+    #[allow(dead_code)] // used by the callback parser
+    pub(crate) fn invalid_callback(message: impl Into<String>) -> Self {
+        Error::InvalidCallback {
+            message: message.into(),
+        }
+    }
+}
+
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Self {
+        Error::Decode {
+            message: e.to_string(),
+        }
+    }
+}

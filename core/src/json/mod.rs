@@ -1,0 +1,141 @@
+//! JSON in the service's shapes: case-insensitive decoding, and encoding that writes what
+//! the service sends (the sandbox uses it).
+
+mod case_insensitive;
+mod service_shape;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::Error;
+use case_insensitive::CaseInsensitive;
+
+pub use service_shape::{campaign_to_service_json, event_pages_to_service_json, to_service_text};
+
+/// Decodes a JSON document into `T`, matching field names ASCII case-insensitively
+/// (`CampaignGuid`, `campaignGuid` and `campaignguid` are the same field), ignoring unknown
+/// fields and treating `null` members like absent ones.
+///
+/// ```
+/// use fundraising_core::{json, model::CurrencyDto};
+/// let c: CurrencyDto = json::decode(r#"{"CurrencyCode":"GBP","CURRENCYSYMBOL":"£","x":1}"#).unwrap();
+/// assert_eq!((c.currency_code.as_str(), c.currency_symbol.as_str()), ("GBP", "£"));
+/// ```
+pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
+    let value: Value = serde_json::from_str(text)?;
+    decode_value(value)
+}
+
+/// Like [`decode`], from an already parsed [`Value`].
+pub fn decode_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
+    Ok(T::deserialize(CaseInsensitive(value))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Campaign, Donation, DonationStatus, Event, EventCreated};
+    use crate::ServiceDate;
+
+    #[test]
+    fn field_names_are_case_insensitive_and_unknown_ignored() {
+        let d: Donation = decode(
+            r#"{"ID": 7, "DonationRef": "r", "amount": "1.50", "STATUS": "accepted",
+                "donationdate": "/Date(5+0000)/", "unknownThing": {"a": [1, 2]}}"#,
+        )
+        .unwrap();
+        assert_eq!(d.id, 7);
+        assert_eq!(d.donation_ref.as_deref(), Some("r"));
+        assert_eq!(d.amount, "1.50");
+        assert_eq!(d.status, DonationStatus::Accepted);
+        assert_eq!(d.donation_date, ServiceDate::from_millis(5));
+    }
+
+    #[test]
+    fn null_is_absent() {
+        let d: Donation = decode(
+            r#"{"id": 1, "donationRef": null, "amount": null, "donationDate": null,
+                "status": null, "hasImage": null}"#,
+        )
+        .unwrap();
+        assert_eq!(d.donation_ref, None);
+        assert_eq!(d.amount, "");
+        assert_eq!(d.donation_date, ServiceDate::default());
+        assert_eq!(d.status.as_str(), "");
+        assert_eq!(d.has_image, None);
+    }
+
+    #[test]
+    fn null_does_not_shadow_a_value_in_other_casing() {
+        let d: Donation = decode(r#"{"id": 1, "Message": null, "message": "hi"}"#).unwrap();
+        assert_eq!(d.message.as_deref(), Some("hi"));
+    }
+
+    #[test]
+    fn amount_accepts_a_number() {
+        let d: Donation = decode(r#"{"id": 1, "amount": 12.5, "donorLocalAmount": 3}"#).unwrap();
+        assert_eq!(
+            (d.amount.as_str(), d.donor_local_amount.as_str()),
+            ("12.5", "3")
+        );
+        let err = decode::<Donation>(r#"{"id": 1, "amount": [1]}"#).unwrap_err();
+        assert_eq!(err.code(), "decode_error");
+    }
+
+    #[test]
+    fn required_fields_and_shapes_are_checked() {
+        for (bad, what) in [
+            (r#"{"amount": "1"}"#, "missing field `id`"),
+            (r#"{"id": "7"}"#, "invalid type"),
+            (r#"{"id": 4294967296}"#, "invalid value"),
+            ("[1, 2]", "invalid type"),
+            ("", "EOF"),
+            (r#"{"id": 1, "donationDate": "yesterday"}"#, "invalid date"),
+        ] {
+            let err = decode::<Donation>(bad).unwrap_err();
+            assert_eq!(err.code(), "decode_error", "{bad}");
+            assert!(err.to_string().contains(what), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn nested_values_pass_through_untouched() {
+        let c: Campaign = decode(
+            r#"{"campaignGuid": "g", "shortName": "s", "Charities": [{"Name": null, "ID": 3}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            c.charities,
+            Some(serde_json::json!([{"Name": null, "ID": 3}]))
+        );
+    }
+
+    #[test]
+    fn event_round_trips_through_camel_case() {
+        let event = Event {
+            name: "Run".into(),
+            event_type: "Walks".into(),
+            start_date: Some(ServiceDate::from_millis(-10)),
+            charity_id: Some(3),
+            ..Event::default()
+        };
+        let text = serde_json::to_string(&event).unwrap();
+        assert!(text.contains(r#""eventType":"Walks""#), "{text}");
+        assert!(text.contains(r#""charityId":3"#), "{text}");
+        assert!(!text.contains(r#""id""#), "{text}");
+        let back: Event = decode(&text).unwrap();
+        assert_eq!(back, event);
+    }
+
+    #[test]
+    fn creation_result_with_error_object() {
+        let r: EventCreated = decode(
+            r#"{"id": 0, "errorMessage": "bad", "Error": {"Id": 12, "Desc": "name missing"}}"#,
+        )
+        .unwrap();
+        let e = r.error.unwrap();
+        assert_eq!(e.id.as_deref(), Some("12"));
+        assert_eq!(e.desc.as_deref(), Some("name missing"));
+        assert_eq!(r.next, None);
+    }
+}
