@@ -1,0 +1,68 @@
+//! The router: auth endpoints, health, static files, CORS and the request log.
+
+use crate::routes::{self, BODY_LIMIT, CSRF_HEADER};
+use crate::state::AppState;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderName, HeaderValue, Method};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+use std::time::{Duration, Instant};
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::services::ServeDir;
+
+/// The companion's router for `state`:
+/// `POST /auth/token`, `POST /auth/refresh`, `POST /auth/logout`, `GET /auth/session`,
+/// `GET /healthz`, `/pkg/*` from the pkg folder and everything else from the static folder.
+pub fn app(state: AppState) -> Router {
+    let settings = state.settings();
+    let origins: Vec<HeaderValue> = settings
+        .allowed_origins
+        .iter()
+        .filter_map(|o| HeaderValue::from_str(o).ok())
+        .collect();
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::list(origins))
+        .allow_credentials(true)
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([CONTENT_TYPE, HeaderName::from_static(CSRF_HEADER)])
+        .max_age(Duration::from_secs(600));
+    let mut router = Router::new()
+        .route("/auth/token", post(routes::exchange))
+        .route("/auth/refresh", post(routes::refresh))
+        .route("/auth/logout", post(routes::logout))
+        .route("/auth/session", get(routes::session))
+        .route("/healthz", get(routes::healthz));
+    if let Some(pkg) = &settings.pkg_dir {
+        router = router.nest_service("/pkg", ServeDir::new(pkg));
+    }
+    if let Some(dir) = &settings.static_dir {
+        router = router.fallback_service(ServeDir::new(dir));
+    }
+    router
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(cors)
+        .layer(middleware::from_fn(log_request))
+        .with_state(state)
+}
+
+/// One log line per request: method, path (never the query, which may hold a code), status
+/// and latency. Headers and bodies are never logged.
+async fn log_request(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::info!(
+        target: "fundraising_companion::request",
+        %method,
+        %path,
+        status = response.status().as_u16(),
+        latency_ms = format_args!("{latency_ms:.1}"),
+        "request"
+    );
+    response
+}

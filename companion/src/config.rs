@@ -1,0 +1,278 @@
+//! Command-line flags (each also settable by environment) and the settings built from them.
+
+use crate::error::Error;
+use crate::secret::Secret;
+use crate::session::CookieKey;
+use clap::Parser;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use url::Url;
+
+/// Environment variable that may hold the client secret (the only non-file way to pass it).
+pub const SECRET_ENV: &str = "FUNDRAISING_CLIENT_SECRET";
+
+/// The companion's flags. The client secret is deliberately not a flag: it comes from
+/// `FUNDRAISING_CLIENT_SECRET` or from the file named by `--client-secret-file`.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "fundraising-companion", version, about)]
+pub struct Args {
+    /// Address to listen on; port 0 picks a free port (the bound address is printed).
+    #[arg(long, env = "COMPANION_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// The application id (the Basic user name at the token endpoint and the id_token audience).
+    #[arg(long, env = "COMPANION_APP_ID", default_value = "demo-app")]
+    pub app_id: String,
+    /// File holding the client secret (trailing newline ignored); alternative to FUNDRAISING_CLIENT_SECRET.
+    #[arg(long, env = "COMPANION_CLIENT_SECRET_FILE")]
+    pub client_secret_file: Option<PathBuf>,
+    /// The identity server ({auth_url}); its endpoints come from /.well-known/openid-configuration.
+    #[arg(
+        long,
+        env = "COMPANION_AUTH_URL",
+        default_value = "http://127.0.0.1:8082"
+    )]
+    pub auth_url: Url,
+    /// An origin allowed to call the auth endpoints (repeatable; env: comma-separated).
+    /// The companion's own public origin is always allowed.
+    #[arg(
+        long = "allowed-origin",
+        env = "COMPANION_ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub allowed_origins: Vec<String>,
+    /// The origin browsers use to reach the companion (default http://<listen address>).
+    /// An https origin makes the session cookie Secure.
+    #[arg(long, env = "COMPANION_PUBLIC_ORIGIN")]
+    pub public_origin: Option<String>,
+    /// File with at least 32 bytes of key material sealing the session cookie; without it a
+    /// random key is made at start (sessions then neither survive a restart nor span instances).
+    #[arg(long, env = "COMPANION_COOKIE_KEY_FILE")]
+    pub cookie_key_file: Option<PathBuf>,
+    /// Folder served at / (the demo site). A `pkg/` inside it is served at /pkg too.
+    #[arg(long, env = "COMPANION_STATIC_DIR")]
+    pub static_dir: Option<PathBuf>,
+    /// Folder served at /pkg (the npm package: fundraising_client.js and its .wasm).
+    #[arg(long, env = "COMPANION_PKG_DIR")]
+    pub pkg_dir: Option<PathBuf>,
+    /// Timeout of each call to the identity server, in milliseconds.
+    #[arg(long, env = "COMPANION_UPSTREAM_TIMEOUT_MS", default_value_t = 10_000)]
+    pub upstream_timeout_ms: u64,
+}
+
+/// Everything the running companion needs, already validated.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The application id.
+    pub app_id: String,
+    /// The client secret (Basic password at the token endpoint).
+    pub client_secret: Secret,
+    /// The identity server's address; discovery is fetched from below it.
+    pub auth_url: Url,
+    /// The origin browsers use to reach the companion, e.g. `http://127.0.0.1:8080`.
+    pub public_origin: String,
+    /// Origins allowed to call the auth endpoints (normalised; includes the public origin).
+    pub allowed_origins: Vec<String>,
+    /// Key sealing the session cookie.
+    pub cookie_key: CookieKey,
+    /// Folder served at `/`.
+    pub static_dir: Option<PathBuf>,
+    /// Folder served at `/pkg`.
+    pub pkg_dir: Option<PathBuf>,
+    /// Timeout of each upstream call.
+    pub upstream_timeout: Duration,
+}
+
+impl Settings {
+    /// Settings with defaults for everything but the essentials; handy in tests and embedding.
+    pub fn new(
+        app_id: &str,
+        client_secret: Secret,
+        auth_url: Url,
+        public_origin: &str,
+    ) -> Result<Self, Error> {
+        let public_origin = normalize_origin(public_origin)?;
+        Ok(Self {
+            app_id: app_id.to_owned(),
+            client_secret,
+            auth_url,
+            allowed_origins: vec![public_origin.clone()],
+            public_origin,
+            cookie_key: CookieKey::random(),
+            static_dir: None,
+            pkg_dir: None,
+            upstream_timeout: Duration::from_millis(10_000),
+        })
+    }
+
+    /// Adds an allowed origin (normalised; duplicates ignored).
+    pub fn allow_origin(&mut self, origin: &str) -> Result<(), Error> {
+        let origin = normalize_origin(origin)?;
+        if !self.allowed_origins.contains(&origin) {
+            self.allowed_origins.push(origin);
+        }
+        Ok(())
+    }
+
+    /// Whether the session cookie gets the `Secure` attribute (public origin is https).
+    pub fn secure_cookies(&self) -> bool {
+        self.public_origin.starts_with("https://")
+    }
+}
+
+impl Args {
+    /// Builds the settings once the listener is bound (`bound` fills a port-0 public origin).
+    /// `secret_env` is the value of `FUNDRAISING_CLIENT_SECRET`, if set. Returns the settings and
+    /// whether the cookie key is a random one made at start.
+    pub fn into_settings(
+        self,
+        bound: SocketAddr,
+        secret_env: Option<String>,
+    ) -> Result<(Settings, bool), Error> {
+        let client_secret = read_client_secret(secret_env, self.client_secret_file.as_deref())?;
+        if !matches!(self.auth_url.scheme(), "http" | "https") {
+            return Err(Error::Config(
+                "--auth-url must be an http or https address".into(),
+            ));
+        }
+        let public_origin = self
+            .public_origin
+            .unwrap_or_else(|| format!("http://{bound}"));
+        let mut settings =
+            Settings::new(&self.app_id, client_secret, self.auth_url, &public_origin)?;
+        for origin in &self.allowed_origins {
+            settings.allow_origin(origin)?;
+        }
+        let random_key = self.cookie_key_file.is_none();
+        if let Some(path) = &self.cookie_key_file {
+            settings.cookie_key = CookieKey::from_file(path)?;
+        }
+        settings.static_dir = self.static_dir;
+        settings.pkg_dir = self.pkg_dir;
+        settings.upstream_timeout = Duration::from_millis(self.upstream_timeout_ms.max(1));
+        Ok((settings, random_key))
+    }
+}
+
+/// The client secret from exactly one of the environment value or the file.
+pub fn read_client_secret(env: Option<String>, file: Option<&Path>) -> Result<Secret, Error> {
+    let raw = match (env.filter(|v| !v.is_empty()), file) {
+        (Some(_), Some(_)) => return Err(Error::Config(format!(
+            "give the client secret either in {SECRET_ENV} or with --client-secret-file, not both"
+        ))),
+        (Some(value), None) => value,
+        (None, Some(path)) => std::fs::read_to_string(path).map_err(|e| {
+            Error::Config(format!(
+                "cannot read the client secret file {}: {e}",
+                path.display()
+            ))
+        })?,
+        (None, None) => {
+            return Err(Error::Config(format!(
+                "the client secret is missing: set {SECRET_ENV} or pass --client-secret-file"
+            )))
+        }
+    };
+    let trimmed = raw.trim_end_matches(['\r', '\n']);
+    if trimmed.is_empty() {
+        return Err(Error::Config("the client secret is empty".into()));
+    }
+    Ok(Secret::new(trimmed))
+}
+
+/// `scheme://host[:port]` of an http(s) address, as browsers send it in `Origin`.
+pub fn normalize_origin(value: &str) -> Result<String, Error> {
+    let url =
+        Url::parse(value.trim()).map_err(|_| Error::Config(format!("not an origin: {value}")))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(Error::Config(format!("not an http(s) origin: {value}")));
+    }
+    Ok(url.origin().ascii_serialization())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_are_normalised() {
+        assert_eq!(
+            normalize_origin("http://127.0.0.1:8080/").unwrap(),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(
+            normalize_origin("HTTPS://Example.ORG:443").unwrap(),
+            "https://example.org"
+        );
+        assert!(normalize_origin("ftp://example.org").is_err());
+        assert!(normalize_origin("nonsense").is_err());
+    }
+
+    #[test]
+    fn the_secret_comes_from_exactly_one_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("secret");
+        std::fs::write(&file, "from-file\n").unwrap();
+        assert_eq!(
+            read_client_secret(None, Some(&file)).unwrap().expose(),
+            "from-file"
+        );
+        assert_eq!(
+            read_client_secret(Some("from-env".into()), None)
+                .unwrap()
+                .expose(),
+            "from-env"
+        );
+        assert!(read_client_secret(Some("x".into()), Some(&file)).is_err());
+        let missing = read_client_secret(None, None).unwrap_err().to_string();
+        assert!(missing.contains(SECRET_ENV));
+        std::fs::write(&file, "\n").unwrap();
+        assert!(read_client_secret(None, Some(&file)).is_err());
+    }
+
+    #[test]
+    fn every_flag_is_also_an_environment_variable() {
+        let cmd = <Args as clap::CommandFactory>::command();
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            assert!(
+                arg.get_env().is_some(),
+                "flag {id} has no environment variable"
+            );
+        }
+        assert!(cmd
+            .get_arguments()
+            .all(|a| !a.get_id().as_str().contains("client_secret")
+                || a.get_id() == "client_secret_file"));
+    }
+
+    #[test]
+    fn settings_from_flags() {
+        let args = Args::try_parse_from([
+            "companion",
+            "--listen",
+            "127.0.0.1:0",
+            "--allowed-origin",
+            "http://localhost:3000/",
+            "--public-origin",
+            "https://partner.example",
+            "--upstream-timeout-ms",
+            "250",
+        ])
+        .unwrap();
+        let (settings, random_key) = args
+            .into_settings("127.0.0.1:4000".parse().unwrap(), Some("s3cret".into()))
+            .unwrap();
+        assert!(random_key);
+        assert!(settings.secure_cookies());
+        assert_eq!(
+            settings.allowed_origins,
+            vec!["https://partner.example", "http://localhost:3000"]
+        );
+        assert_eq!(settings.upstream_timeout, Duration::from_millis(250));
+        assert!(!format!("{settings:?}").contains("s3cret"));
+    }
+}

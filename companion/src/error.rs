@@ -1,0 +1,84 @@
+//! The companion's one error type and its JSON form `{error, message}`.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// Everything that can go wrong in the companion. Each variant answers with a stable code
+/// (see [`Error::code`]); messages never carry upstream bodies, secrets, codes or tokens.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Error {
+    /// Missing or malformed fields, a body over 16 KiB, or a wrong content type (400).
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// The `Origin` header is absent or not on the allowlist (403).
+    #[error("this origin is not allowed to call the companion")]
+    ForbiddenOrigin,
+    /// The static CSRF header `X-Fundraising-Client: 1` is absent (403).
+    #[error("the request lacks the header X-Fundraising-Client: 1")]
+    CsrfHeaderMissing,
+    /// The identity server refused the code: used, expired, or the verifier is wrong (400).
+    #[error("the identity server refused the authorisation code (used, expired, or the PKCE verifier does not match); sign in again")]
+    InvalidGrant,
+    /// The id_token's nonce is not the one sent with the authorisation request (400).
+    #[error("the id_token was issued for another sign-in (nonce mismatch); sign in again")]
+    NonceMismatch,
+    /// The id_token failed a check; the field names which one, for the log only (502).
+    #[error("the identity server's id_token failed validation")]
+    IdTokenInvalid(&'static str),
+    /// No session cookie, a tampered one, or a refresh token the identity server refused (401).
+    #[error("there is no active session; sign in again")]
+    SessionExpired,
+    /// The identity server could not be reached or answered unusably (502).
+    #[error("the identity server is unavailable")]
+    UpstreamUnavailable,
+    /// The identity server did not answer within the configured timeout (504).
+    #[error("the identity server did not answer in time")]
+    UpstreamTimeout,
+    /// Bad configuration at start (never sent to a browser).
+    #[error("configuration: {0}")]
+    Config(String),
+}
+
+impl Error {
+    /// The stable machine-readable code of the JSON answer.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::InvalidRequest(_) => "invalid_request",
+            Error::ForbiddenOrigin => "forbidden_origin",
+            Error::CsrfHeaderMissing => "csrf_header_missing",
+            Error::InvalidGrant => "invalid_grant",
+            Error::NonceMismatch => "nonce_mismatch",
+            Error::IdTokenInvalid(_) => "id_token_invalid",
+            Error::SessionExpired => "session_expired",
+            Error::UpstreamUnavailable => "upstream_unavailable",
+            Error::UpstreamTimeout => "upstream_timeout",
+            Error::Config(_) => "internal_error",
+        }
+    }
+
+    /// The HTTP status of the JSON answer.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Error::InvalidRequest(_) | Error::InvalidGrant | Error::NonceMismatch => {
+                StatusCode::BAD_REQUEST
+            }
+            Error::ForbiddenOrigin | Error::CsrfHeaderMissing => StatusCode::FORBIDDEN,
+            Error::SessionExpired => StatusCode::UNAUTHORIZED,
+            Error::IdTokenInvalid(_) | Error::UpstreamUnavailable => StatusCode::BAD_GATEWAY,
+            Error::UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
+            Error::Config(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        let message = match &self {
+            Error::Config(_) => "internal error".to_owned(),
+            other => other.to_string(),
+        };
+        let body = serde_json::json!({ "error": self.code(), "message": message });
+        (self.status(), Json(body)).into_response()
+    }
+}

@@ -1,0 +1,16 @@
+//! The OpenID Connect relying-party side: discovery, JWKS, id_token checks, token endpoint.
+
+mod discovery;
+mod id_token;
+mod jwks;
+mod provider;
+mod token_endpoint;
+
+pub use discovery::ProviderMetadata;
+pub use id_token::{
+    decode_header, validate_id_token, Expectations, IdTokenClaims, JwtHeader, Profile,
+    LEEWAY_SECONDS,
+};
+pub use jwks::{Jwk, JwkSet};
+pub use provider::{now_seconds, Provider};
+pub use token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};

@@ -1,0 +1,239 @@
+//! The identity server as the companion sees it: discovery (lazy, cached, retried on
+//! failure), the JWKS (cached, refetched once on an unknown `kid`), the token endpoint and
+//! revocation. Nothing here is specific to the sandbox: any OpenID provider with discovery,
+//! `client_secret_basic` and RS256 works.
+
+use super::discovery::{discovery_url, issuer_matches, ProviderMetadata};
+use super::id_token::{decode_header, validate_id_token, Expectations, IdTokenClaims};
+use super::jwks::JwkSet;
+use super::token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};
+use crate::config::Settings;
+use crate::error::Error;
+use crate::secret::Secret;
+use serde::de::DeserializeOwned;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+use tokio::sync::Mutex;
+use url::Url;
+
+/// Largest upstream answer read (discovery, JWKS, token answers are far smaller).
+const MAX_UPSTREAM_BODY: usize = 1024 * 1024;
+
+/// Client of one identity server.
+pub struct Provider {
+    http: reqwest::Client,
+    auth_url: Url,
+    app_id: String,
+    secret: Secret,
+    metadata: Mutex<Option<Arc<ProviderMetadata>>>,
+    jwks: Mutex<Option<Arc<JwkSet>>>,
+}
+
+/// Seconds since the epoch.
+pub fn now_seconds() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+fn transport_error(what: &'static str, e: reqwest::Error) -> Error {
+    if e.is_timeout() {
+        tracing::warn!(call = what, "identity server timed out");
+        Error::UpstreamTimeout
+    } else {
+        tracing::warn!(call = what, error = %e.without_url(), "identity server unreachable");
+        Error::UpstreamUnavailable
+    }
+}
+
+async fn read_body(what: &'static str, mut response: reqwest::Response) -> Result<Vec<u8>, Error> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| transport_error(what, e))?
+    {
+        body.extend_from_slice(&chunk);
+        if body.len() > MAX_UPSTREAM_BODY {
+            tracing::warn!(call = what, "identity server answer too large");
+            return Err(Error::UpstreamUnavailable);
+        }
+    }
+    Ok(body)
+}
+
+impl Provider {
+    /// A client for the identity server of `settings` (nothing is fetched yet).
+    pub fn new(settings: &Settings) -> Result<Self, Error> {
+        let http = reqwest::Client::builder()
+            .timeout(settings.upstream_timeout)
+            .connect_timeout(settings.upstream_timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("fundraising-companion/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| Error::Config(format!("cannot build the HTTP client: {e}")))?;
+        Ok(Self {
+            http,
+            auth_url: settings.auth_url.clone(),
+            app_id: settings.app_id.clone(),
+            secret: settings.client_secret.clone(),
+            metadata: Mutex::new(None),
+            jwks: Mutex::new(None),
+        })
+    }
+
+    async fn get_json<T: DeserializeOwned>(
+        &self,
+        what: &'static str,
+        url: Url,
+    ) -> Result<T, Error> {
+        let response = self
+            .http
+            .get(url)
+            .send()
+            .await
+            .map_err(|e| transport_error(what, e))?;
+        let status = response.status();
+        let body = read_body(what, response).await?;
+        if !status.is_success() {
+            tracing::warn!(
+                call = what,
+                status = status.as_u16(),
+                "identity server answered an error"
+            );
+            return Err(Error::UpstreamUnavailable);
+        }
+        serde_json::from_slice(&body).map_err(|_| {
+            tracing::warn!(call = what, "identity server answered malformed JSON");
+            Error::UpstreamUnavailable
+        })
+    }
+
+    /// The discovery document: fetched on first use and cached; a failed fetch is retried
+    /// by the next caller.
+    pub async fn metadata(&self) -> Result<Arc<ProviderMetadata>, Error> {
+        let mut cached = self.metadata.lock().await;
+        if let Some(metadata) = cached.as_ref() {
+            return Ok(metadata.clone());
+        }
+        let url = discovery_url(&self.auth_url).ok_or(Error::UpstreamUnavailable)?;
+        let metadata: ProviderMetadata = self.get_json("discovery", url).await?;
+        if !issuer_matches(&self.auth_url, &metadata.issuer) {
+            tracing::error!(issuer = %metadata.issuer, auth_url = %self.auth_url, "discovery issuer differs from --auth-url");
+            return Err(Error::UpstreamUnavailable);
+        }
+        if let Some(methods) = &metadata.token_endpoint_auth_methods_supported {
+            if !methods.iter().any(|m| m == "client_secret_basic") {
+                tracing::warn!(
+                    "the identity server does not list client_secret_basic; trying it anyway"
+                );
+            }
+        }
+        let metadata = Arc::new(metadata);
+        *cached = Some(metadata.clone());
+        Ok(metadata)
+    }
+
+    async fn fetch_jwks(&self, metadata: &ProviderMetadata) -> Result<Arc<JwkSet>, Error> {
+        let set: JwkSet = self.get_json("jwks", metadata.jwks_uri.clone()).await?;
+        Ok(Arc::new(set))
+    }
+
+    /// The verification key for `kid`: from the cached JWKS, or after fetching it again once
+    /// when the key is unknown (the identity server may have rotated its keys).
+    pub async fn key_for(&self, kid: Option<&str>) -> Result<rsa::RsaPublicKey, Error> {
+        let metadata = self.metadata().await?;
+        let mut cached = self.jwks.lock().await;
+        if let Some(key) = cached.as_ref().and_then(|set| set.find(kid)) {
+            return Ok(key);
+        }
+        let fresh = self.fetch_jwks(&metadata).await?;
+        *cached = Some(fresh.clone());
+        fresh.find(kid).ok_or_else(|| {
+            tracing::warn!(check = "kid", "id_token refused");
+            Error::IdTokenInvalid("kid")
+        })
+    }
+
+    /// Validates an id_token of this provider for this app (`nonce`: the one sent at sign-in;
+    /// `None` on refresh).
+    pub async fn check_id_token(
+        &self,
+        token: &Secret,
+        nonce: Option<&str>,
+    ) -> Result<IdTokenClaims, Error> {
+        let metadata = self.metadata().await?;
+        let header = decode_header(token.expose())?;
+        let key = self.key_for(header.kid.as_deref()).await?;
+        let expect = Expectations {
+            issuer: &metadata.issuer,
+            audience: &self.app_id,
+            nonce,
+            now: now_seconds(),
+        };
+        validate_id_token(token.expose(), &key, &expect)
+    }
+
+    /// Calls the token endpoint with HTTP Basic client authentication. Refusals map to
+    /// `InvalidGrant` (code grant), `SessionExpired` (refresh), `InvalidRequest`, or
+    /// `UpstreamUnavailable`; upstream bodies are never relayed.
+    pub async fn token(&self, grant: TokenGrant<'_>) -> Result<TokenResponse, Error> {
+        let metadata = self.metadata().await?;
+        let response = self
+            .http
+            .post(metadata.token_endpoint.clone())
+            .basic_auth(&self.app_id, Some(self.secret.expose()))
+            .header(reqwest::header::ACCEPT, "application/json")
+            .form(&grant.form())
+            .send()
+            .await
+            .map_err(|e| transport_error("token", e))?;
+        let status = response.status();
+        let body = read_body("token", response).await?;
+        if status.is_success() {
+            return serde_json::from_slice(&body).map_err(|_| {
+                tracing::warn!(call = "token", "token endpoint answered malformed JSON");
+                Error::UpstreamUnavailable
+            });
+        }
+        let code = serde_json::from_slice::<TokenErrorBody>(&body)
+            .map(|b| b.error)
+            .unwrap_or_default();
+        tracing::warn!(call = "token", status = status.as_u16(), oauth_error = %code, refresh = grant.is_refresh(), "token endpoint refused");
+        Err(match (code.as_str(), grant.is_refresh()) {
+            ("invalid_grant", false) => Error::InvalidGrant,
+            ("invalid_grant", true) => Error::SessionExpired,
+            ("invalid_request", false) => Error::InvalidRequest(
+                "the identity server refused the code exchange as malformed".into(),
+            ),
+            _ => Error::UpstreamUnavailable,
+        })
+    }
+
+    /// Revokes a refresh token (RFC 7009) when discovery offers a revocation endpoint;
+    /// best effort: failures are logged and ignored.
+    pub async fn revoke(&self, refresh_token: &Secret) {
+        let Ok(metadata) = self.metadata().await else {
+            return;
+        };
+        let Some(endpoint) = metadata.revocation_endpoint.clone() else {
+            return;
+        };
+        let result = self
+            .http
+            .post(endpoint)
+            .basic_auth(&self.app_id, Some(self.secret.expose()))
+            .form(&[
+                ("token", refresh_token.expose()),
+                ("token_type_hint", "refresh_token"),
+            ])
+            .send()
+            .await;
+        match result {
+            Ok(r) if r.status().is_success() => {}
+            Ok(r) => tracing::warn!(status = r.status().as_u16(), "revocation refused"),
+            Err(e) => tracing::warn!(error = %e.without_url(), "revocation failed"),
+        }
+    }
+}

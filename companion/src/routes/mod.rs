@@ -1,0 +1,18 @@
+//! The HTTP handlers and their extractors.
+
+mod answer;
+mod exchange;
+mod guard;
+mod health;
+mod json;
+mod logout;
+mod refresh;
+mod session;
+
+pub use exchange::exchange;
+pub use guard::CSRF_HEADER;
+pub use health::healthz;
+pub use json::BODY_LIMIT;
+pub use logout::logout;
+pub use refresh::{refresh, Refreshed};
+pub use session::session;

@@ -1,0 +1,101 @@
+//! `POST /auth/refresh`: a new access token from the sealed refresh token, with rotation.
+
+use super::answer::TokenAnswer;
+use super::guard::BrowserPost;
+use crate::error::Error;
+use crate::oidc::TokenGrant;
+use crate::session::{
+    clear_cookie, session_cookie, session_from_headers, CookieState, SessionData,
+};
+use crate::state::AppState;
+use axum::extract::State;
+use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// The outcome of one upstream refresh, shared by all requests of the flight.
+#[derive(Debug, Clone)]
+pub struct Refreshed {
+    /// What the page receives.
+    pub answer: TokenAnswer,
+    /// The session with the rotated refresh token.
+    pub session: SessionData,
+}
+
+/// `401 session_expired` with the cookie cleared.
+pub fn expired(secure: bool) -> Response {
+    let mut response = Error::SessionExpired.into_response();
+    response
+        .headers_mut()
+        .insert(SET_COOKIE, clear_cookie(secure));
+    response
+}
+
+async fn refresh_upstream(state: AppState, session: SessionData) -> Result<Refreshed, Error> {
+    let provider = state.provider();
+    let grant = TokenGrant::RefreshToken {
+        refresh_token: &session.refresh_token,
+        redirect_uri: &session.redirect_uri,
+    };
+    let tokens = provider.token(grant).await?;
+    let mut profile = session.profile.clone();
+    if let Some(id_token) = &tokens.id_token {
+        let claims = provider.check_id_token(id_token, None).await?;
+        if claims.sub != session.profile.sub {
+            tracing::warn!(check = "sub", "id_token refused");
+            return Err(Error::IdTokenInvalid("sub"));
+        }
+        let fresh = claims.profile();
+        profile.name = fresh.name.or(profile.name);
+        profile.email = fresh.email.or(profile.email);
+    }
+    let answer = TokenAnswer::new(&tokens, profile.clone(), session.scope.clone());
+    let session = SessionData {
+        refresh_token: tokens
+            .refresh_token
+            .clone()
+            .unwrap_or(session.refresh_token),
+        redirect_uri: session.redirect_uri,
+        profile,
+        scope: answer.scope.clone(),
+    };
+    Ok(Refreshed { answer, session })
+}
+
+/// Refreshes the session of the cookie. Concurrent refreshes of one session in this instance
+/// share one upstream call; a refused refresh token ends the session (401, cookie cleared).
+pub async fn refresh(
+    State(state): State<AppState>,
+    _guard: BrowserPost,
+    headers: HeaderMap,
+) -> Response {
+    let settings = state.settings();
+    let secure = settings.secure_cookies();
+    let session = match session_from_headers(&settings.cookie_key, &headers) {
+        CookieState::Valid(session) => session,
+        CookieState::Absent | CookieState::Invalid => return expired(secure),
+    };
+    let key = session.refresh_token.expose().to_owned();
+    let flight_state = state.clone();
+    let outcome = state
+        .refreshes()
+        .run(&key, move || refresh_upstream(flight_state, session))
+        .await
+        .unwrap_or(Err(Error::UpstreamUnavailable));
+    match outcome {
+        Ok(refreshed) => {
+            let cookie = session_cookie(&settings.cookie_key, &refreshed.session, secure);
+            (
+                [
+                    (SET_COOKIE, cookie),
+                    (CACHE_CONTROL, HeaderValue::from_static("no-store")),
+                ],
+                Json(refreshed.answer),
+            )
+                .into_response()
+        }
+        Err(Error::SessionExpired) => expired(secure),
+        Err(other) => other.into_response(),
+    }
+}

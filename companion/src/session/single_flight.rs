@@ -1,0 +1,133 @@
+//! One upstream call per key at a time: concurrent refreshes of one session share a call.
+
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+struct Flight<T> {
+    started: Instant,
+    outcome: watch::Receiver<Option<T>>,
+}
+
+/// Runs at most one call per key at a time; callers arriving while it runs, or within the
+/// grace period after it succeeded, get its outcome. The grace period lets requests that
+/// still carry the just-rotated cookie (other tabs, retries) receive the new tokens instead
+/// of presenting a used refresh token. Keys are hashed, so no token is kept in the clear.
+pub struct SingleFlight<T> {
+    flights: Mutex<HashMap<[u8; 32], Flight<T>>>,
+    grace: Duration,
+    keep: fn(&T) -> bool,
+}
+
+impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
+    /// A new group; finished outcomes for which `keep` is true are shared for `grace`,
+    /// the others are forgotten at once (so a failure is retried by the next caller).
+    pub fn new(grace: Duration, keep: fn(&T) -> bool) -> Self {
+        Self {
+            flights: Mutex::new(HashMap::new()),
+            grace,
+            keep,
+        }
+    }
+
+    /// The outcome of the call for `key`: started with `make` unless one is running or
+    /// recently succeeded. The call runs in its own task, so a caller that goes away does not
+    /// cancel it. `None` only if that task died.
+    pub async fn run<F, Fut>(&self, key: &str, make: F) -> Option<T>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = T> + Send + 'static,
+    {
+        let hash: [u8; 32] = Sha256::digest(key.as_bytes()).into();
+        let mut outcome = {
+            let mut flights = self.flights.lock().unwrap_or_else(|e| e.into_inner());
+            let (grace, keep) = (self.grace, self.keep);
+            flights.retain(|_, f| match &*f.outcome.borrow() {
+                Some(value) => keep(value) && f.started.elapsed() < grace,
+                None => f.outcome.has_changed().is_ok(),
+            });
+            match flights.get(&hash) {
+                Some(flight) => flight.outcome.clone(),
+                None => {
+                    let (tx, rx) = watch::channel(None);
+                    let fut = make();
+                    tokio::spawn(async move {
+                        let value = fut.await;
+                        let _ = tx.send(Some(value));
+                    });
+                    flights.insert(
+                        hash,
+                        Flight {
+                            started: Instant::now(),
+                            outcome: rx.clone(),
+                        },
+                    );
+                    rx
+                }
+            }
+        };
+        let value = outcome.wait_for(|v| v.is_some()).await.ok()?;
+        value.clone()
+    }
+
+    /// How many flights are remembered (running or within their grace period).
+    pub fn len(&self) -> usize {
+        self.flights.lock().map(|f| f.len()).unwrap_or(0)
+    }
+
+    /// Whether no flight is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    #[tokio::test]
+    async fn concurrent_callers_share_one_call() {
+        let group = Arc::new(SingleFlight::<Result<u32, ()>>::new(
+            Duration::from_secs(10),
+            |v| v.is_ok(),
+        ));
+        let calls = Arc::new(AtomicUsize::new(0));
+        let (release_tx, release_rx) = watch::channel(false);
+        let mut handles = Vec::new();
+        for _ in 0..8 {
+            let (group, calls, mut release) = (group.clone(), calls.clone(), release_rx.clone());
+            handles.push(tokio::spawn(async move {
+                group
+                    .run("token", move || async move {
+                        calls.fetch_add(1, Ordering::SeqCst);
+                        let _ = release.wait_for(|r| *r).await;
+                        Ok(7)
+                    })
+                    .await
+            }));
+        }
+        tokio::task::yield_now().await;
+        release_tx.send(true).unwrap();
+        for h in handles {
+            assert_eq!(h.await.unwrap(), Some(Ok(7)));
+        }
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        // Another key is another call.
+        let other = group.run("other", || async { Ok(8) }).await;
+        assert_eq!(other, Some(Ok(8)));
+        assert_eq!(group.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn failures_are_not_remembered() {
+        let group = SingleFlight::<Result<u32, ()>>::new(Duration::from_secs(10), |v| v.is_ok());
+        assert_eq!(group.run("k", || async { Err(()) }).await, Some(Err(())));
+        assert_eq!(group.run("k", || async { Ok(1) }).await, Some(Ok(1)));
+        assert_eq!(group.run("k", || async { Ok(2) }).await, Some(Ok(1)));
+    }
+}

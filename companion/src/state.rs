@@ -1,0 +1,55 @@
+//! The shared state of the handlers.
+
+use crate::config::Settings;
+use crate::error::Error;
+use crate::oidc::Provider;
+use crate::routes::Refreshed;
+use crate::session::SingleFlight;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a successful refresh is shared with requests still carrying the old cookie.
+const REFRESH_GRACE: Duration = Duration::from_secs(10);
+
+/// The companion's state: settings, the identity server client and the refresh flights.
+/// Cheap to clone. There is no server-side session store: any instance sharing the cookie
+/// key serves any request.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub(crate) settings: Settings,
+    pub(crate) provider: Provider,
+    pub(crate) refreshes: SingleFlight<Result<Refreshed, Error>>,
+}
+
+impl AppState {
+    /// Builds the state (no network access happens here; discovery is fetched on first use).
+    pub fn new(settings: Settings) -> Result<Self, Error> {
+        let provider = Provider::new(&settings)?;
+        let refreshes = SingleFlight::new(REFRESH_GRACE, |r: &Result<Refreshed, Error>| r.is_ok());
+        Ok(Self {
+            inner: Arc::new(Inner {
+                settings,
+                provider,
+                refreshes,
+            }),
+        })
+    }
+
+    /// The settings in force.
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    /// The identity server client.
+    pub fn provider(&self) -> &Provider {
+        &self.inner.provider
+    }
+
+    pub(crate) fn refreshes(&self) -> &SingleFlight<Result<Refreshed, Error>> {
+        &self.inner.refreshes
+    }
+}
