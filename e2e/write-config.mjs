@@ -1,0 +1,36 @@
+// Writes www/config.json, the demo page's sandbox addresses, from the environment that
+// scripts/with-servers.sh exports (FUNDRAISING_APP_ID, FUNDRAISING_BASE_URL, FUNDRAISING_AUTH_URL).
+// The companion serves www/, so the page reads it at /config.json. No secret ever goes in it.
+//
+//   node e2e/write-config.mjs            (inside scripts/with-servers.sh, or with those variables set)
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** Path of the generated file (gitignored by www/.gitignore). */
+export const CONFIG_PATH = fileURLToPath(new URL("../www/config.json", import.meta.url));
+
+/** The configuration the page needs, from the environment; throws when an address is missing. */
+export function configFromEnv(env = process.env) {
+  const config = {
+    appId: env.FUNDRAISING_APP_ID || "demo-app",
+    baseUrl: env.FUNDRAISING_BASE_URL,
+    authUrl: env.FUNDRAISING_AUTH_URL,
+  };
+  for (const [key, name] of [["baseUrl", "FUNDRAISING_BASE_URL"], ["authUrl", "FUNDRAISING_AUTH_URL"]]) {
+    if (!config[key]) throw new Error(`${name} is not set: run this inside scripts/with-servers.sh`);
+    config[key] = config[key].replace(/\/+$/, "");
+  }
+  return config;
+}
+
+/** Writes www/config.json; returns what it wrote. */
+export function writeConfig(env = process.env) {
+  const config = configFromEnv(env);
+  writeFileSync(CONFIG_PATH, `${JSON.stringify(config, null, 2)}\n`);
+  return config;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const config = writeConfig();
+  console.log(`wrote ${CONFIG_PATH}: ${JSON.stringify(config)}`);
+}
