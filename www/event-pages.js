@@ -30,7 +30,7 @@ export function setupEventPages(client) {
     next.disabled = true;
     table.setAttribute("aria-busy", "true");
     try {
-      const result = await client.getEventPages(query.eventId, { page: wanted, pageSize: query.pageSize }, { signal });
+      const result = await client.getEventPages(query.eventId, { page: wanted, pageSize: query.pageSize, signal });
       page = wanted;
       totalPages = result.totalPages ?? 0;
       render(result);
