@@ -92,7 +92,6 @@ impl Error {
     }
 
     /// Shorthand for [`Error::InvalidCallback`].
-    #[allow(dead_code)] // used by the callback parser
     pub(crate) fn invalid_callback(message: impl Into<String>) -> Self {
         Error::InvalidCallback {
             message: message.into(),

@@ -5,17 +5,17 @@
 //! No I/O and no browser or server dependency: this crate builds for the native target and
 //! for `wasm32-unknown-unknown`, and every other part of the workspace is built on it.
 
-// pub mod authorize;
-// pub mod callback;
+pub mod authorize;
+pub mod callback;
 pub mod date;
-// pub mod encoding;
+pub mod encoding;
 mod error;
 pub mod json;
 pub mod model;
-// pub mod nonce;
-// pub mod pkce;
+pub mod nonce;
+pub mod pkce;
 pub mod service_error;
-// pub mod validate;
+pub mod validate;
 
 pub use date::ServiceDate;
 pub use error::Error;
