@@ -1,1 +1,29 @@
-//! fundraising-sandbox
+//! A faithful local emulator of the fundraising service: an OpenID Connect identity server
+//! (`identity_app`) and the resource API (`api_app`), backed by SQLite and seeded with demo data.
+
+mod api;
+mod clock;
+mod config;
+mod error;
+mod grants;
+mod identity;
+mod keys;
+mod logging;
+mod params;
+mod state;
+mod store;
+
+pub use api::{api_app, ApiError};
+pub use clock::Clock;
+pub use config::{Application, Config, Secret, User, DEFAULT_CONFIG_TOML};
+pub use error::{Result, SandboxError};
+pub use grants::{
+    AccessInfo, GrantStore, ACCESS_TOKEN_LIFETIME_SECS, CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS,
+};
+pub use identity::{identity_app, OAuthError, JWKS_PATH, SESSION_COOKIE};
+pub use keys::{SigningKey, KEY_FILE};
+pub use state::{Sandbox, DEFAULT_ISSUER, DEFAULT_PUBLIC_BASE_URL};
+pub use store::{
+    Database, PagesSlice, StoredDonation, DB_FILE, DEMO_CAMPAIGN, DEMO_EVENT_ID, DEMO_EVENT_PAGES,
+    DEMO_OWNER_EMAIL, DEMO_REF_OWNED, DEMO_REF_SHARED,
+};

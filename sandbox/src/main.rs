@@ -1,1 +1,115 @@
-fn main() {}
+//! `fundraising-sandbox`: serves the identity server and the resource API.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use fundraising_sandbox::{api_app, identity_app, Config, Sandbox};
+use tokio::net::TcpListener;
+
+/// Local emulator of the fundraising service: OpenID Connect identity server and resource API.
+#[derive(Debug, Parser)]
+#[command(name = "fundraising-sandbox", version, about)]
+struct Args {
+    /// Address of the resource API ({base_url}); port 0 picks a free port.
+    #[arg(long, env = "SANDBOX_API_LISTEN", default_value = "127.0.0.1:8081")]
+    api_listen: SocketAddr,
+    /// Address of the identity server ({auth_url}); port 0 picks a free port.
+    #[arg(
+        long,
+        env = "SANDBOX_IDENTITY_LISTEN",
+        default_value = "127.0.0.1:8082"
+    )]
+    identity_listen: SocketAddr,
+    /// Public address of the identity server (the `iss`); default: http://<bound identity address>.
+    #[arg(long, env = "SANDBOX_ISSUER")]
+    issuer: Option<String>,
+    /// Public address of the resource API (used in event links); default: http://<bound API address>.
+    #[arg(long, env = "SANDBOX_PUBLIC_BASE_URL")]
+    public_base_url: Option<String>,
+    /// Folder of the SQLite database and the signing key.
+    #[arg(long, env = "SANDBOX_DATA_DIR", default_value = ".sandbox-data")]
+    data_dir: PathBuf,
+    /// TOML file with [[applications]] and [[users]]; default: demo-app and demo@example.org.
+    #[arg(long, env = "SANDBOX_CONFIG")]
+    config: Option<PathBuf>,
+    /// Delay every answer of POST /connect/token by this many milliseconds.
+    #[arg(long, env = "SANDBOX_TOKEN_DELAY_MS", default_value_t = 0)]
+    token_delay_ms: u64,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    match run(Args::parse()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fundraising-sandbox: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
+    let config = match &args.config {
+        Some(path) => Config::load(path)?,
+        None => Config::default(),
+    };
+    let api = TcpListener::bind(args.api_listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.api_listen))?;
+    let identity = TcpListener::bind(args.identity_listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.identity_listen))?;
+    let api_url = format!("http://{}", api.local_addr()?);
+    let identity_url = format!("http://{}", identity.local_addr()?);
+    let sandbox = Sandbox::open(config, &args.data_dir)?
+        .with_issuer(args.issuer.as_deref().unwrap_or(&identity_url))
+        .with_public_base_url(args.public_base_url.as_deref().unwrap_or(&api_url))
+        .with_token_delay(Duration::from_millis(args.token_delay_ms));
+    println!("sandbox api listening on {api_url}");
+    println!("sandbox identity listening on {identity_url}");
+    tracing::info!(
+        "resource API {api_url} (public {}), identity server {identity_url} (issuer {}), data in {}",
+        sandbox.public_base_url(),
+        sandbox.issuer(),
+        args.data_dir.display()
+    );
+    let api_server = axum::serve(api, api_app(sandbox.clone())).with_graceful_shutdown(shutdown());
+    let identity_server =
+        axum::serve(identity, identity_app(sandbox)).with_graceful_shutdown(shutdown());
+    let (a, b) = tokio::join!(api_server, identity_server);
+    a?;
+    b?;
+    Ok(())
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}

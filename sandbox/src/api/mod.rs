@@ -1,0 +1,46 @@
+//! The resource API (`{base_url}`): campaign, donation, event creation and event pages.
+
+mod bearer;
+mod campaign;
+mod donation;
+mod event;
+mod pages;
+mod reply;
+
+use std::time::Duration;
+
+use axum::http::{header, Method};
+use axum::routing::{get, post};
+use axum::Router;
+use tower_http::cors::{AllowHeaders, Any, CorsLayer};
+
+use crate::state::Sandbox;
+
+pub use reply::{json_response, ApiError};
+
+/// The resource API's router, with CORS open to any origin (no credentials).
+pub fn api_app(state: Sandbox) -> Router {
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+        .allow_headers(AllowHeaders::mirror_request())
+        .expose_headers([header::LOCATION])
+        .max_age(Duration::from_secs(600));
+    Router::new()
+        .route(
+            "/{app_id}/v1/campaign/byshortname/{short_name}",
+            get(campaign::by_short_name),
+        )
+        .route(
+            "/{app_id}/v1/donation/ref/{reference}",
+            get(donation::by_reference),
+        )
+        .route("/{app_id}/v1/event", post(event::create))
+        .route("/{app_id}/v1/event/", post(event::create))
+        .route("/{app_id}/v1/event/{event_id}/pages", get(pages::list))
+        .fallback(reply::not_found)
+        .method_not_allowed_fallback(reply::method_not_allowed)
+        .layer(cors)
+        .layer(axum::middleware::from_fn(crate::logging::log_request))
+        .with_state(state)
+}

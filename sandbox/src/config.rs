@@ -1,0 +1,196 @@
+//! The TOML configuration: registered applications and users.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::{Result, SandboxError};
+
+/// The configuration used when no `--config` file is given.
+pub const DEFAULT_CONFIG_TOML: &str = r#"[[applications]]
+app_id = "demo-app"
+secret = "demo-secret"
+home_page = "http://127.0.0.1:8080/"
+
+[[users]]
+email = "demo@example.org"
+password = "demo-password"
+name = "Demo Fundraiser"
+"#;
+
+/// A secret value (client secret, password) whose `Debug` output is `[redacted]`.
+#[derive(Clone, Deserialize, PartialEq, Eq)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a secret value.
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    /// The secret itself; use only to compare or to hand it to the party entitled to it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// Compares with a presented value in time independent of where they differ.
+    pub fn matches(&self, presented: &str) -> bool {
+        let a = self.0.as_bytes();
+        let b = presented.as_bytes();
+        let mut diff = a.len() ^ b.len();
+        for (i, x) in a.iter().enumerate() {
+            diff |= usize::from(x ^ b.get(i).copied().unwrap_or(0));
+        }
+        diff == 0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+/// A registered third-party application (OAuth client).
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Application {
+    /// The application id (`client_id`, and the `{appId}` path segment of resource calls).
+    pub app_id: String,
+    /// The secret key used with HTTP Basic at the token endpoint.
+    pub secret: Secret,
+    /// The registered home page; `redirect_uri` must equal it exactly.
+    pub home_page: String,
+}
+
+/// A user who can sign in at the identity server.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct User {
+    /// Login name and `email` claim.
+    pub email: String,
+    /// The password typed into the login page.
+    pub password: Secret,
+    /// Display name (`name` claim).
+    pub name: String,
+}
+
+impl User {
+    /// The stable subject identifier (`sub` claim) derived from the email.
+    pub fn subject(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(self.email.to_ascii_lowercase().as_bytes());
+        let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        format!("user-{hex}")
+    }
+}
+
+/// The sandbox configuration: who may call it and who may sign in.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Registered applications.
+    #[serde(default)]
+    pub applications: Vec<Application>,
+    /// Users.
+    #[serde(default)]
+    pub users: Vec<User>,
+}
+
+impl Default for Config {
+    /// Exactly [`DEFAULT_CONFIG_TOML`]: application `demo-app`, user `demo@example.org`.
+    fn default() -> Self {
+        Self {
+            applications: vec![Application {
+                app_id: "demo-app".into(),
+                secret: Secret::new("demo-secret"),
+                home_page: "http://127.0.0.1:8080/".into(),
+            }],
+            users: vec![User {
+                email: "demo@example.org".into(),
+                password: Secret::new("demo-password"),
+                name: "Demo Fundraiser".into(),
+            }],
+        }
+    }
+}
+
+impl Config {
+    /// Parses and checks a TOML document.
+    pub fn from_toml(text: &str) -> Result<Self> {
+        let config: Config =
+            toml::from_str(text).map_err(|e| SandboxError::Config(e.to_string()))?;
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Reads, parses and checks a TOML file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|source| SandboxError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_toml(&text)
+    }
+
+    fn check(&self) -> Result<()> {
+        for (i, app) in self.applications.iter().enumerate() {
+            if app.app_id.is_empty() || app.app_id.contains(['/', ':', ' ']) {
+                return Err(SandboxError::Config(format!(
+                    "app_id {:?} must be non-empty and contain no '/', ':' or space",
+                    app.app_id
+                )));
+            }
+            if !(app.home_page.starts_with("http://") || app.home_page.starts_with("https://")) {
+                return Err(SandboxError::Config(format!(
+                    "home_page of {} must be an http(s) URL",
+                    app.app_id
+                )));
+            }
+            if self.applications[..i]
+                .iter()
+                .any(|a| a.app_id == app.app_id)
+            {
+                return Err(SandboxError::Config(format!(
+                    "app_id {} is listed twice",
+                    app.app_id
+                )));
+            }
+        }
+        for (i, user) in self.users.iter().enumerate() {
+            if user.email.is_empty() {
+                return Err(SandboxError::Config("a user has an empty email".into()));
+            }
+            if self.users[..i]
+                .iter()
+                .any(|u| u.email.eq_ignore_ascii_case(&user.email))
+            {
+                return Err(SandboxError::Config(format!(
+                    "user {} is listed twice",
+                    user.email
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The application with this id.
+    pub fn application(&self, app_id: &str) -> Option<&Application> {
+        self.applications.iter().find(|a| a.app_id == app_id)
+    }
+
+    /// The user with this email (case-insensitive).
+    pub fn user(&self, email: &str) -> Option<&User> {
+        self.users
+            .iter()
+            .find(|u| u.email.eq_ignore_ascii_case(email))
+    }
+
+    /// The user whose email and password match.
+    pub fn authenticate(&self, email: &str, password: &str) -> Option<&User> {
+        self.user(email.trim())
+            .filter(|u| u.password.matches(password))
+    }
+}

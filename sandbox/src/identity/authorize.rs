@@ -1,0 +1,190 @@
+//! `GET /connect/authorize`: checks the request, then sends the browser to login or consent.
+
+use axum::extract::{RawQuery, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+
+use super::html::error_page;
+use super::interaction::session_user;
+use crate::grants::AuthorizationRequest;
+use crate::params::Params;
+use crate::state::Sandbox;
+
+/// Scopes the identity server grants.
+pub const SUPPORTED_SCOPES: [&str; 6] = [
+    "openid",
+    "profile",
+    "email",
+    "account",
+    "fundraise",
+    "offline_access",
+];
+
+/// Scopes the service announces but does not grant yet.
+pub const NOT_YET_AVAILABLE_SCOPES: [&str; 2] = ["social", "crowdfunding"];
+
+/// An error sent back to the redirect_uri.
+struct RedirectError {
+    error: &'static str,
+    description: String,
+}
+
+fn invalid_request(description: impl Into<String>) -> RedirectError {
+    RedirectError {
+        error: "invalid_request",
+        description: description.into(),
+    }
+}
+
+fn invalid_scope(description: impl Into<String>) -> RedirectError {
+    RedirectError {
+        error: "invalid_scope",
+        description: description.into(),
+    }
+}
+
+/// Builds `uri?name=value&...` (or `&` when `uri` already has a query).
+pub fn with_query(uri: &str, pairs: &[(&str, &str)]) -> String {
+    let query = serde_urlencoded::to_string(pairs).unwrap_or_default();
+    let separator = if uri.contains('?') { '&' } else { '?' };
+    format!("{uri}{separator}{query}")
+}
+
+/// Redirects the browser (302) to the application with an OAuth error.
+pub fn redirect_error(
+    redirect_uri: &str,
+    error: &str,
+    description: &str,
+    state: Option<&str>,
+) -> Response {
+    let mut pairs = vec![("error", error), ("error_description", description)];
+    if let Some(state) = state {
+        pairs.push(("state", state));
+    }
+    found(&with_query(redirect_uri, &pairs))
+}
+
+/// A 302 redirect.
+pub fn found(location: &str) -> Response {
+    (StatusCode::FOUND, [(header::LOCATION, location.to_owned())]).into_response()
+}
+
+/// `GET /connect/authorize`.
+pub async fn authorize(
+    State(state): State<Sandbox>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let params = match Params::parse(query.as_deref().unwrap_or("")) {
+        Ok(p) => p,
+        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    };
+    let client_id = match params.get("client_id") {
+        Ok(Some(id)) if !id.is_empty() => id,
+        Ok(_) => return error_page(StatusCode::BAD_REQUEST, "The request has no client_id."),
+        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    };
+    let Some(app) = state.config().application(client_id) else {
+        return error_page(
+            StatusCode::BAD_REQUEST,
+            &format!("The application {client_id:?} is not registered."),
+        );
+    };
+    let redirect_uri = match params.get("redirect_uri") {
+        Ok(Some(uri)) if !uri.is_empty() => uri,
+        Ok(_) => return error_page(StatusCode::BAD_REQUEST, "The request has no redirect_uri."),
+        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    };
+    if redirect_uri != app.home_page {
+        return error_page(
+            StatusCode::BAD_REQUEST,
+            "The redirect_uri does not match the home page registered for the application.",
+        );
+    }
+    let echoed_state = params.first("state");
+    let request = match check(&params, client_id, redirect_uri) {
+        Ok(r) => r,
+        Err(e) => return redirect_error(redirect_uri, e.error, &e.description, echoed_state),
+    };
+    let now = state.clock().now_millis();
+    let id = state.grants().start_request(request, now);
+    let next = if session_user(&state, &headers).is_some() {
+        "/connect/consent"
+    } else {
+        "/connect/login"
+    };
+    Redirect::to(&with_query(next, &[("request", &id)])).into_response()
+}
+
+fn check(
+    params: &Params,
+    client_id: &str,
+    redirect_uri: &str,
+) -> Result<AuthorizationRequest, RedirectError> {
+    let get = |name: &str| params.get(name).map_err(invalid_request);
+    let state = get("state")?.map(str::to_owned);
+    match get("response_type")? {
+        None | Some("") => return Err(invalid_request("response_type is missing")),
+        Some("code") => {}
+        Some(other) => {
+            return Err(RedirectError {
+                error: "unsupported_response_type",
+                description: format!("response_type {other:?} is not supported; use code"),
+            })
+        }
+    }
+    let scope = get("scope")?.unwrap_or("");
+    let mut scopes: Vec<String> = Vec::new();
+    for s in scope.split([' ', '+']).filter(|s| !s.is_empty()) {
+        if NOT_YET_AVAILABLE_SCOPES.contains(&s) {
+            return Err(invalid_scope(format!("the scope {s} is not yet available")));
+        }
+        if !SUPPORTED_SCOPES.contains(&s) {
+            return Err(invalid_scope(format!("the scope {s} is unknown")));
+        }
+        if !scopes.iter().any(|x| x == s) {
+            scopes.push(s.to_owned());
+        }
+    }
+    if scopes.is_empty() {
+        return Err(invalid_request("scope is missing"));
+    }
+    if !scopes.iter().any(|s| s == "openid") || !scopes.iter().any(|s| s == "profile") {
+        return Err(invalid_scope("the scopes openid and profile are required"));
+    }
+    let nonce = match get("nonce")? {
+        Some(n) if !n.is_empty() => n.to_owned(),
+        _ => return Err(invalid_request("nonce is missing")),
+    };
+    let code_challenge = match (get("code_challenge")?, get("code_challenge_method")?) {
+        (None, None) => None,
+        (Some(challenge), Some("S256")) => {
+            let well_formed = challenge.len() == 43
+                && challenge
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            if !well_formed {
+                return Err(invalid_request(
+                    "code_challenge must be the 43-character base64url SHA-256 of the verifier",
+                ));
+            }
+            Some(challenge.to_owned())
+        }
+        (Some(_), None) | (Some(_), Some(_)) => {
+            return Err(invalid_request("code_challenge_method must be S256"))
+        }
+        (None, Some(_)) => {
+            return Err(invalid_request(
+                "code_challenge_method was sent without code_challenge",
+            ))
+        }
+    };
+    Ok(AuthorizationRequest {
+        client_id: client_id.to_owned(),
+        redirect_uri: redirect_uri.to_owned(),
+        scopes,
+        state,
+        nonce,
+        code_challenge,
+    })
+}

@@ -1,0 +1,32 @@
+//! The discovery document and the JWKS.
+
+use axum::extract::State;
+use axum::Json;
+use serde_json::{json, Value};
+
+use crate::state::Sandbox;
+
+/// `GET /.well-known/openid-configuration`.
+pub async fn configuration(State(state): State<Sandbox>) -> Json<Value> {
+    let issuer = state.issuer();
+    Json(json!({
+        "issuer": issuer,
+        "authorization_endpoint": format!("{issuer}/connect/authorize"),
+        "token_endpoint": format!("{issuer}/connect/token"),
+        "jwks_uri": format!("{issuer}{}", super::JWKS_PATH),
+        "scopes_supported": super::authorize::SUPPORTED_SCOPES,
+        "response_types_supported": ["code"],
+        "response_modes_supported": ["query"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["client_secret_basic"],
+        "id_token_signing_alg_values_supported": ["RS256"],
+        "subject_types_supported": ["public"],
+        "claims_supported": ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "name", "email", "email_verified"],
+    }))
+}
+
+/// `GET /.well-known/jwks.json`.
+pub async fn jwks(State(state): State<Sandbox>) -> Json<Value> {
+    Json(state.signing_key().jwks())
+}

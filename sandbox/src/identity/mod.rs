@@ -1,0 +1,55 @@
+//! The OpenID Connect identity server (`{auth_url}`).
+
+mod authorize;
+mod discovery;
+mod html;
+mod interaction;
+mod oauth_error;
+mod token;
+
+use axum::http::{header, Method};
+use axum::routing::{get, post};
+use axum::Router;
+use tower_http::cors::{Any, CorsLayer};
+
+use crate::state::Sandbox;
+
+pub use oauth_error::OAuthError;
+
+/// Name of the login-session cookie (distinct from any cookie of the companion, which may
+/// share the host).
+pub const SESSION_COOKIE: &str = "fundraising_sandbox_login";
+
+/// Path of the JWKS document.
+pub const JWKS_PATH: &str = "/.well-known/jwks.json";
+
+/// The identity server's router: discovery, JWKS, authorize, login, consent and token.
+pub fn identity_app(state: Sandbox) -> Router {
+    let public = Router::new()
+        .route(
+            "/.well-known/openid-configuration",
+            get(discovery::configuration),
+        )
+        .route(JWKS_PATH, get(discovery::jwks))
+        .layer(
+            CorsLayer::new()
+                .allow_origin(Any)
+                .allow_methods([Method::GET])
+                .allow_headers([header::CONTENT_TYPE]),
+        );
+    Router::new()
+        .route("/connect/authorize", get(authorize::authorize))
+        .route(
+            "/connect/login",
+            get(interaction::login_page).post(interaction::login),
+        )
+        .route(
+            "/connect/consent",
+            get(interaction::consent_page).post(interaction::consent),
+        )
+        .route("/connect/token", post(token::token))
+        .merge(public)
+        .fallback(html::not_found)
+        .layer(axum::middleware::from_fn(crate::logging::log_request))
+        .with_state(state)
+}

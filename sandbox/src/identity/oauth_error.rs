@@ -1,0 +1,81 @@
+//! RFC 6749 §5.2 error answers of the token endpoint.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// An error of the token endpoint, answered as `{"error", "error_description"}` JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthError {
+    /// HTTP status (400, or 401 for `invalid_client`).
+    pub status: StatusCode,
+    /// The RFC 6749 error code.
+    pub error: &'static str,
+    /// Human-readable explanation.
+    pub description: String,
+}
+
+impl OAuthError {
+    /// `invalid_request` (400).
+    pub fn invalid_request(description: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid_request", description)
+    }
+
+    /// `invalid_client` (401, with `WWW-Authenticate`).
+    pub fn invalid_client(description: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "invalid_client", description)
+    }
+
+    /// `invalid_grant` (400).
+    pub fn invalid_grant(description: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid_grant", description)
+    }
+
+    /// `unsupported_grant_type` (400).
+    pub fn unsupported_grant_type(description: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+            description,
+        )
+    }
+
+    /// `server_error` (500).
+    pub fn server_error(description: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server_error",
+            description,
+        )
+    }
+
+    fn new(status: StatusCode, error: &'static str, description: impl Into<String>) -> Self {
+        Self {
+            status,
+            error,
+            description: description.into(),
+        }
+    }
+}
+
+impl IntoResponse for OAuthError {
+    fn into_response(self) -> Response {
+        let body = json!({ "error": self.error, "error_description": self.description });
+        let mut response = (
+            self.status,
+            [
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+                (header::PRAGMA, HeaderValue::from_static("no-cache")),
+            ],
+            axum::Json(body),
+        )
+            .into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Basic realm=\"fundraising-sandbox\""),
+            );
+        }
+        response
+    }
+}

@@ -1,0 +1,132 @@
+//! The RSA key that signs id_tokens, its JWKS form, and RS256 JWT signing.
+
+use std::fmt;
+use std::path::Path;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use rsa::pkcs1v15;
+use rsa::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
+use rsa::signature::{SignatureEncoding, Signer};
+use rsa::traits::PublicKeyParts;
+use rsa::RsaPrivateKey;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Result, SandboxError};
+
+/// File name of the key inside the data dir (PKCS#8 PEM).
+pub const KEY_FILE: &str = "signing-key.pem";
+
+/// The identity server's RS256 signing key. `Debug` never shows the private part.
+#[derive(Clone)]
+pub struct SigningKey {
+    private: RsaPrivateKey,
+    kid: String,
+}
+
+impl fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("kid", &self.kid)
+            .field("private", &"[redacted]")
+            .finish()
+    }
+}
+
+impl SigningKey {
+    /// Generates a fresh 2048-bit key.
+    pub fn generate() -> Result<Self> {
+        let private = RsaPrivateKey::new(&mut rand::rngs::OsRng, 2048)
+            .map_err(|e| SandboxError::Key(e.to_string()))?;
+        Ok(Self::from_private(private))
+    }
+
+    /// Reads a PKCS#8 PEM private key.
+    pub fn from_pem(pem: &str) -> Result<Self> {
+        let private =
+            RsaPrivateKey::from_pkcs8_pem(pem).map_err(|e| SandboxError::Key(e.to_string()))?;
+        Ok(Self::from_private(private))
+    }
+
+    /// The key as PKCS#8 PEM.
+    pub fn to_pem(&self) -> Result<String> {
+        let pem = self
+            .private
+            .to_pkcs8_pem(LineEnding::LF)
+            .map_err(|e| SandboxError::Key(e.to_string()))?;
+        Ok(pem.to_string())
+    }
+
+    /// Loads `signing-key.pem` from the data dir, generating and saving it on first start.
+    pub fn load_or_generate(data_dir: &Path) -> Result<Self> {
+        let path = data_dir.join(KEY_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(pem) => Self::from_pem(&pem),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let key = Self::generate()?;
+                key.save(&path)?;
+                Ok(key)
+            }
+            Err(source) => Err(SandboxError::Io { path, source }),
+        }
+    }
+
+    /// Writes the key as PKCS#8 PEM (owner-readable only on Unix).
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let pem = self.to_pem()?;
+        let io = |source| SandboxError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let tmp = path.with_extension("pem.tmp");
+        std::fs::write(&tmp, pem).map_err(io)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+        }
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    fn from_private(private: RsaPrivateKey) -> Self {
+        let (n, e) = public_parts(&private);
+        // RFC 7638 thumbprint: members in lexicographic order, no spaces.
+        let canonical = format!(r#"{{"e":"{e}","kty":"RSA","n":"{n}"}}"#);
+        let kid = URL_SAFE_NO_PAD.encode(Sha256::digest(canonical.as_bytes()));
+        Self { private, kid }
+    }
+
+    /// The key id (`kid`), the RFC 7638 thumbprint of the public key.
+    pub fn kid(&self) -> &str {
+        &self.kid
+    }
+
+    /// The public key as a JSON Web Key Set.
+    pub fn jwks(&self) -> Value {
+        let (n, e) = public_parts(&self.private);
+        json!({ "keys": [{
+            "kty": "RSA", "use": "sig", "alg": "RS256", "kid": self.kid, "n": n, "e": e,
+        }] })
+    }
+
+    /// Signs the claims as a compact RS256 JWT.
+    pub fn sign_jwt(&self, claims: &Value) -> Result<String> {
+        let header = json!({ "alg": "RS256", "typ": "JWT", "kid": self.kid });
+        let input = format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(serde_json::to_vec(&header)?),
+            URL_SAFE_NO_PAD.encode(serde_json::to_vec(claims)?)
+        );
+        let signer = pkcs1v15::SigningKey::<Sha256>::new(self.private.clone());
+        let signature = signer.sign(input.as_bytes()).to_vec();
+        Ok(format!("{input}.{}", URL_SAFE_NO_PAD.encode(signature)))
+    }
+}
+
+fn public_parts(private: &RsaPrivateKey) -> (String, String) {
+    (
+        URL_SAFE_NO_PAD.encode(private.n().to_bytes_be()),
+        URL_SAFE_NO_PAD.encode(private.e().to_bytes_be()),
+    )
+}

@@ -1,0 +1,10 @@
+//! SQLite storage of campaigns, donations, events and fundraising pages.
+
+mod database;
+mod seed;
+
+pub use database::{Database, PagesSlice, StoredDonation, DB_FILE};
+pub use seed::{
+    DEMO_CAMPAIGN, DEMO_EVENT_ID, DEMO_EVENT_PAGES, DEMO_OWNER_EMAIL, DEMO_REF_OWNED,
+    DEMO_REF_SHARED,
+};
