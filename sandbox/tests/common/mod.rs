@@ -94,8 +94,7 @@ pub struct Reply {
 
 impl Reply {
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
     pub fn header(&self, name: &str) -> Option<String> {
         self.headers
@@ -134,15 +133,15 @@ pub fn get_with_cookie(uri: &str, cookie: &str) -> Request<Body> {
 }
 
 pub fn post_form(uri: &str, pairs: &[(&str, &str)], cookie: Option<&str>) -> Request<Body> {
-    let mut builder = Request::post(uri).header(
-        header::CONTENT_TYPE,
-        "application/x-www-form-urlencoded",
-    );
+    let mut builder =
+        Request::post(uri).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
     if let Some(cookie) = cookie {
         builder = builder.header(header::COOKIE, cookie);
     }
     builder
-        .body(Body::from(serde_urlencoded::to_string(pairs).expect("form")))
+        .body(Body::from(
+            serde_urlencoded::to_string(pairs).expect("form"),
+        ))
         .expect("request")
 }
 
@@ -151,15 +150,15 @@ pub fn basic(id: &str, secret: &str) -> String {
 }
 
 pub fn token_request(auth: Option<&str>, pairs: &[(&str, &str)]) -> Request<Body> {
-    let mut builder = Request::post("/connect/token").header(
-        header::CONTENT_TYPE,
-        "application/x-www-form-urlencoded",
-    );
+    let mut builder = Request::post("/connect/token")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
     if let Some(auth) = auth {
         builder = builder.header(header::AUTHORIZATION, auth);
     }
     builder
-        .body(Body::from(serde_urlencoded::to_string(pairs).expect("form")))
+        .body(Body::from(
+            serde_urlencoded::to_string(pairs).expect("form"),
+        ))
         .expect("request")
 }
 
@@ -211,7 +210,12 @@ pub fn cookie_of(reply: &Reply) -> String {
 /// session cookie and the consent page path.
 pub async fn login(app: &Router, authorize: &str) -> (String, String) {
     let reply = call(app, get(authorize)).await;
-    assert!(reply.status.is_redirection(), "{:?} {}", reply.status, reply.body);
+    assert!(
+        reply.status.is_redirection(),
+        "{:?} {}",
+        reply.status,
+        reply.body
+    );
     let login = reply.location();
     assert!(login.starts_with("/connect/login?"), "{login}");
     let request = query_of(&login)["request"].clone();
