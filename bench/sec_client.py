@@ -1,0 +1,133 @@
+"""Section 2: client speed in headless Chromium (playwright-core), medians of BENCH_RUNS runs
+(at least 20): module instantiation; getEventPages (100 summaries) against fetch + JSON.parse of
+the same response; getCampaign against plain fetch of the same URL. The pairs run alternated in
+one page, so their ratio is measured side by side."""
+
+import functools
+import glob
+import http.server
+import json
+import os
+import subprocess
+import threading
+
+from common import QUICK, ROOT, WORK, Sandbox, log, median, ms, new_run_dir, percentile, row
+
+SECTION = "2 client speed"
+RUNS = max(20, int(os.environ.get("BENCH_RUNS", "20" if QUICK else "30")))
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+    }
+
+    def __init__(self, *a, web=None, pkg=None, **kw):
+        self._web, self._pkg = web, pkg
+        super().__init__(*a, directory=web, **kw)
+
+    def translate_path(self, path):
+        p = path.split("?", 1)[0]
+        if p.startswith("/pkg/"):
+            return os.path.join(self._pkg, os.path.normpath(p[5:]).lstrip("./"))
+        return super().translate_path(path)
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, *a):
+        pass
+
+
+def playwright_dir():
+    for d in (os.path.join(ROOT, "e2e"), WORK):
+        if os.path.isdir(os.path.join(d, "node_modules", "playwright-core")):
+            return d
+    raise RuntimeError("playwright-core missing (scripts/bench.sh installs it into bench/work)")
+
+
+def run():
+    pkg = os.environ.get("BENCH_PKG_DIR", os.path.join(ROOT, "pkg"))
+    wasm = sorted(glob.glob(os.path.join(pkg, "*_bg.wasm")))
+    if not wasm:
+        raise RuntimeError("pkg/*_bg.wasm missing")
+    js = wasm[0][: -len("_bg.wasm")] + ".js"
+    run_dir = new_run_dir("client")
+    sb = Sandbox(run_dir, "http://127.0.0.1:9/").start()
+    handler = functools.partial(_Handler, web=os.path.join(ROOT, "bench", "web"), pkg=pkg)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    try:
+        env = dict(os.environ)
+        env.update(
+            BENCH_ORIGIN=f"http://127.0.0.1:{httpd.server_address[1]}",
+            BENCH_JS="/pkg/" + os.path.basename(js),
+            BENCH_WASM="/pkg/" + os.path.basename(wasm[0]),
+            FUNDRAISING_BASE_URL=sb.base_url,
+            BENCH_RUNS=str(RUNS),
+            BENCH_PLAYWRIGHT=playwright_dir(),
+        )
+        log(f"headless Chromium, {RUNS} runs each")
+        p = subprocess.run(
+            ["node", os.path.join(ROOT, "bench", "client-speed.mjs")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        data = None
+        for line in p.stdout.splitlines():
+            if line.startswith("SPEEDJSON "):
+                data = json.loads(line[len("SPEEDJSON "):])
+        if p.returncode != 0 or data is None:
+            raise RuntimeError(f"client-speed.mjs failed ({p.returncode}): {p.stderr[-1500:]}")
+    finally:
+        httpd.shutdown()
+        sb.stop()
+
+    def pair(client, plain):
+        a, b = median(data[client]), median(data[plain])
+        return a, b, a / b
+
+    rows = [
+        row(
+            SECTION,
+            f"module instantiation: init() from fetched bytes (median of {len(data['instantiate'])}, fresh context each)",
+            ms(median(data["instantiate"])),
+            f"p90 {ms(percentile(data['instantiate'], 90))}; cold import + fetch + init {ms(median(data['coldLoad']))}",
+        )
+    ]
+    a, b, r = pair("eventPagesClient", "eventPagesPlain")
+    chk = data["checks"]["eventPages"]
+    ok = chk["client"] == 100 and chk["plain"] == 100
+    rows.append(
+        row(
+            SECTION,
+            f"getEventPages(1001, 100 summaries) vs fetch + JSON.parse (median of {len(data['eventPagesClient'])} each)",
+            f"{ms(a)} vs {ms(b)} (ratio {r:.2f}x)",
+            f"includes the loopback request; summaries decoded: {chk['client']} vs {chk['plain']}",
+            ok=ok,
+        )
+    )
+    a, b, r = pair("campaignClient", "campaignPlain")
+    chk = data["checks"]["campaign"]
+    rows.append(
+        row(
+            SECTION,
+            f"getCampaign vs plain fetch + JSON.parse of the same URL (median of {len(data['campaignClient'])} each)",
+            f"{ms(a)} vs {ms(b)} (ratio {r:.2f}x)",
+            f"shortName {chk['client']} vs {chk['plain']}",
+            ok=chk["client"] == "demo-campaign",
+        )
+    )
+    return rows
+
+
+if __name__ == "__main__":
+    for r in run():
+        print(r)

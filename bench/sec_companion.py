@@ -1,0 +1,180 @@
+"""Section 3: the companion.
+
+- /auth/token exchanges against the sandbox token endpoint called directly with the same kind of
+  code (PKCE, same scopes), alternated one by one on keep-alive connections; codes are minted just
+  ahead through the real authorize, login and consent pages (they expire after 60 s).
+- /healthz (wrk, 64 connections) and /auth/refresh (asyncio client, one session per connection,
+  rotating cookie) throughput and p99.
+- Resident memory at rest and the peak under load.
+"""
+
+import asyncio
+import json
+
+import load
+from common import (
+    QUICK,
+    CodeMinter,
+    Companion,
+    KeepAlive,
+    RssSampler,
+    Sandbox,
+    basic_auth,
+    companion_headers,
+    cookies_from,
+    direct_token_form,
+    log,
+    median,
+    mib,
+    ms,
+    new_run_dir,
+    percentile,
+    row,
+    rss_kib,
+    run_wrk,
+    token_body,
+)
+
+SECTION = "3 companion"
+PAIRS = 5 if QUICK else 40
+BATCH = 10
+DURATION = 2 if QUICK else 10
+REFRESH_SESSIONS = 16
+
+
+def start_pair(run_dir, timeout_ms=None):
+    """Sandbox whose registered home page is the companion's "/", then the companion."""
+    from common import free_port
+
+    port = free_port()
+    sb = Sandbox(run_dir, f"http://127.0.0.1:{port}/").start()
+    comp = Companion(run_dir, sb.auth_url, port=port, timeout_ms=timeout_ms).start()
+    return sb, comp
+
+
+def exchange_via_companion(conn, comp, minted):
+    return conn.request("POST", "/auth/token", token_body(minted), companion_headers(comp.url))
+
+
+def exchange_direct(conn, minter, minted):
+    import urllib.parse
+
+    path = urllib.parse.urlsplit(minter.token_endpoint).path
+    return conn.request(
+        "POST",
+        path,
+        direct_token_form(minted),
+        {"Authorization": basic_auth(), "Content-Type": "application/x-www-form-urlencoded"},
+    )
+
+
+def sessions(comp, minter, n):
+    """n companion sessions (their cookies), each from a real login-flow code."""
+    conn = KeepAlive(comp.url)
+    out = []
+    for _ in range(n):
+        status, headers, body = exchange_via_companion(conn, comp, minter.mint())
+        if status != 200:
+            raise RuntimeError(f"/auth/token answered {status}: {body[:300]!r}")
+        cookies = cookies_from(headers)
+        if not cookies:
+            raise RuntimeError("/auth/token set no session cookie (offline_access was requested)")
+        out.append(cookies)
+    conn.close()
+    return out
+
+
+def run():
+    import time
+
+    rows = []
+    run_dir = new_run_dir("companion")
+    sb, comp = start_pair(run_dir)
+    try:
+        minter = CodeMinter(sb.auth_url, f"{comp.url}/")
+        c_conn, d_conn = KeepAlive(comp.url), KeepAlive(sb.auth_url)
+        # warm-up: discovery and JWKS fetched and cached by the companion, connections open
+        for _ in range(2):
+            s, _, b = exchange_via_companion(c_conn, comp, minter.mint())
+            if s != 200:
+                raise RuntimeError(f"/auth/token answered {s}: {b[:300]!r}")
+            s, _, b = exchange_direct(d_conn, minter, minter.mint())
+            if s != 200:
+                raise RuntimeError(f"token endpoint answered {s}: {b[:300]!r}")
+        rest = rss_kib(comp.pid)
+        rows.append(row(SECTION, "companion RSS at rest", mib(rest), "after warm-up exchanges"))
+
+        via, direct, mint_t = [], [], []
+        left = PAIRS
+        while left > 0:
+            k = min(BATCH, left)
+            t0 = time.perf_counter()
+            codes = [(minter.mint(), minter.mint()) for _ in range(k)]
+            mint_t.append((time.perf_counter() - t0) / (2 * k))
+            for a, b in codes:
+                t0 = time.perf_counter()
+                s1, _, body1 = exchange_via_companion(c_conn, comp, a)
+                t1 = time.perf_counter()
+                s2, _, body2 = exchange_direct(d_conn, minter, b)
+                t2 = time.perf_counter()
+                if s1 != 200 or s2 != 200:
+                    raise RuntimeError(f"exchange failed: companion {s1} {body1[:200]!r}, direct {s2} {body2[:200]!r}")
+                via.append((t1 - t0) * 1000)
+                direct.append((t2 - t1) * 1000)
+            left -= k
+        mv, md = median(via), median(direct)
+        rows.append(
+            row(
+                SECTION,
+                f"code exchange: companion /auth/token vs token endpoint direct (median of {len(via)} each)",
+                f"{ms(mv)} vs {ms(md)} (ratio {mv / md:.2f}x)",
+                f"p99 {ms(percentile(via, 99))} vs {ms(percentile(direct, 99))}; codes minted through login+consent "
+                f"({ms(median(mint_t))} per code)",
+            )
+        )
+        c_conn.close()
+        d_conn.close()
+
+        log(f"wrk 64 connections {DURATION}s: /healthz")
+        with RssSampler({"companion": comp.pid}) as sampler:
+            r = run_wrk(f"{comp.url}/healthz", 64, DURATION)
+        rows.append(
+            row(
+                SECTION,
+                "GET /healthz (64 connections): throughput / p99",
+                f"{r['rps']:.0f} req/s / {r['p99_us'] / 1000:.2f} ms",
+                f"{r['requests']} requests, {r['errors_total']} errors, p50 {r['p50_us'] / 1000:.2f} ms",
+                ok=r["errors_total"] == 0,
+            )
+        )
+
+        cookies = sessions(comp, minter, REFRESH_SESSIONS)
+        workers = [load.Refresher(comp.url, c) for c in cookies]
+        log(f"asyncio {REFRESH_SESSIONS} connections {DURATION}s: /auth/refresh")
+        with RssSampler({"companion": comp.pid}) as sampler2:
+            st = asyncio.run(load.run(workers, DURATION))
+        lat = [x * 1000 for x in st.latencies["POST /auth/refresh"]]
+        statuses = st.by_label("POST /auth/refresh")
+        ok200 = statuses.get(200, 0)
+        rows.append(
+            row(
+                SECTION,
+                f"POST /auth/refresh ({REFRESH_SESSIONS} connections, one rotating session each): throughput / p99",
+                f"{ok200 / st.elapsed():.0f} req/s / {ms(percentile(lat, 99))}",
+                f"{st.requests} requests, statuses {json.dumps(statuses)}, connection errors {st.conn_errors}, "
+                f"p50 {ms(percentile(lat, 50))}",
+                ok=ok200 == st.requests and st.conn_errors == 0,
+            )
+        )
+        peak = max(sampler.peak["companion"], sampler2.peak["companion"])
+        rows.append(row(SECTION, "companion RSS under load (peak)", mib(peak), f"at rest {mib(rest)}"))
+        rows.append(row(SECTION, "companion RSS after load", mib(rss_kib(comp.pid))))
+    finally:
+        comp.stop()
+        sb.stop()
+    return rows
+
+
+if __name__ == "__main__":
+    for r in run():
+        print(r)
