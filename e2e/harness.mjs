@@ -1,7 +1,7 @@
 // Shared set-up of the end-to-end tests: the servers' addresses, headless Chromium through
 // playwright-core (the system's /usr/bin/chromium, never a downloaded browser), sign-in steps,
 // and the artifacts a failing test leaves in test-artifacts/ (a screenshot and the console log).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { writeConfig } from "./write-config.mjs";
@@ -52,12 +52,26 @@ function slug(text) {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80);
 }
 
+function removeArtifacts(prefix) {
+  let names = [];
+  try {
+    names = readdirSync(ARTIFACTS);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(`${prefix}.`)) rmSync(`${ARTIFACTS}${name}`, { force: true });
+  }
+}
+
 /**
  * Wraps a test body: gives it a fresh browser context and page, records every page's console
  * and errors, and on failure saves test-artifacts/<test>.png and <test>.console.log.
  */
 export function inBrowser(getBrowser, body) {
   return async (t) => {
+    const base = `${ARTIFACTS}${slug(t.name)}`;
+    removeArtifacts(slug(t.name)); // a stale failure of an earlier run must not linger
     const browser = getBrowser();
     const context = await browser.newContext({ locale: LOCALE, viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(20_000);
@@ -75,7 +89,6 @@ export function inBrowser(getBrowser, body) {
       await body({ page, context, t });
     } catch (error) {
       mkdirSync(ARTIFACTS, { recursive: true });
-      const base = `${ARTIFACTS}${slug(t.name)}`;
       const pages = context.pages();
       for (const [index, p] of pages.entries()) {
         const file = `${base}${index === 0 ? "" : `.page${index}`}.png`;
