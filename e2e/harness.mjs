@@ -111,10 +111,10 @@ export async function keepScreenshot(page, name, options = {}) {
   return path;
 }
 
-/** Opens the demo page and waits until the client is ready (sign-in state shown). */
+/** Opens the demo page and waits until every section is wired to the client. */
 export async function openDemo(page, companionUrl) {
   await page.goto(`${companionUrl}/`);
-  await page.locator("body[data-signed-in]").waitFor();
+  await page.locator("body[data-ready=true]").waitFor();
 }
 
 /** Fills in the sandbox's real login page (unless its session cookie skips it) and answers the consent page. */
