@@ -129,7 +129,7 @@ def run():
                 f"code exchange: companion /auth/token vs token endpoint direct (median of {len(via)} each)",
                 f"{ms(mv)} vs {ms(md)} (ratio {mv / md:.2f}x)",
                 f"p99 {ms(percentile(via, 99))} vs {ms(percentile(direct, 99))}; codes minted through login+consent "
-                f"({ms(median(mint_t))} per code)",
+                f"({ms(median(mint_t) * 1000)} per code)",
             )
         )
         c_conn.close()
