@@ -157,9 +157,11 @@ impl Args {
 /// The client secret from exactly one of the environment value or the file.
 pub fn read_client_secret(env: Option<String>, file: Option<&Path>) -> Result<Secret, Error> {
     let raw = match (env.filter(|v| !v.is_empty()), file) {
-        (Some(_), Some(_)) => return Err(Error::Config(format!(
+        (Some(_), Some(_)) => {
+            return Err(Error::Config(format!(
             "give the client secret either in {SECRET_ENV} or with --client-secret-file, not both"
-        ))),
+        )))
+        }
         (Some(value), None) => value,
         (None, Some(path)) => std::fs::read_to_string(path).map_err(|e| {
             Error::Config(format!(
