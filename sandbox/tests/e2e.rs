@@ -1,0 +1,393 @@
+//! Starts the binary on ports it picks and completes the whole code flow over real HTTP.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use common::{challenge, query_of, verify_jwt, HOME, VERIFIER};
+use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, COOKIE, LOCATION, SET_COOKIE};
+use reqwest::{Client, Response, StatusCode};
+use serde_json::Value;
+
+/// The running binary; killed when dropped.
+struct Server {
+    child: Child,
+    api: String,
+    identity: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(extra: &[&str]) -> Server {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut server = start_in(dir.path(), extra);
+    server._dir = Some(dir);
+    server
+}
+
+fn start_in(dir: &std::path::Path, extra: &[&str]) -> Server {
+    // Reuse the fixture key so the debug binary does not spend time generating one.
+    std::fs::create_dir_all(dir).expect("data dir");
+    if !dir.join("signing-key.pem").exists() {
+        std::fs::copy(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/signing-key.pem"
+            ),
+            dir.join("signing-key.pem"),
+        )
+        .expect("copy key");
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fundraising-sandbox"))
+        .args([
+            "--api-listen",
+            "127.0.0.1:0",
+            "--identity-listen",
+            "127.0.0.1:0",
+            "--data-dir",
+        ])
+        .arg(dir)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the sandbox binary");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (mut api, mut identity) = (None, None);
+    while api.is_none() || identity.is_none() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = rx
+            .recv_timeout(left)
+            .expect("the sandbox announces its addresses");
+        if let Some(url) = line.strip_prefix("sandbox api listening on ") {
+            api = Some(url.to_owned());
+        }
+        if let Some(url) = line.strip_prefix("sandbox identity listening on ") {
+            identity = Some(url.to_owned());
+        }
+    }
+    Server {
+        child,
+        api: api.expect("api"),
+        identity: identity.expect("identity"),
+        _dir: None,
+    }
+}
+
+fn client() -> Client {
+    Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(20))
+        .build()
+        .expect("client")
+}
+
+fn location(response: &Response) -> String {
+    response
+        .headers()
+        .get(LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_else(|| panic!("no Location ({})", response.status()))
+        .to_owned()
+}
+
+/// The value of the hidden input `name` in an HTML form.
+fn hidden(html: &str, name: &str) -> String {
+    let marker = format!("name=\"{name}\" value=\"");
+    let start = html
+        .find(&marker)
+        .unwrap_or_else(|| panic!("{name} in {html}"))
+        + marker.len();
+    let end = html[start..].find('"').expect("closing quote") + start;
+    html[start..end].to_owned()
+}
+
+fn form_body(pairs: &[(&str, &str)]) -> String {
+    serde_urlencoded::to_string(pairs).expect("form")
+}
+
+async fn token_call(
+    client: &Client,
+    server: &Server,
+    pairs: &[(&str, &str)],
+) -> (StatusCode, Value) {
+    let response = client
+        .post(format!("{}/connect/token", server.identity))
+        .header(AUTHORIZATION, common::basic("demo-app", "demo-secret"))
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(form_body(pairs))
+        .send()
+        .await
+        .expect("token call");
+    let status = response.status();
+    let body = response.text().await.expect("body");
+    (status, serde_json::from_str(&body).expect("JSON"))
+}
+
+#[tokio::test]
+async fn full_code_flow_over_http() {
+    let server = start(&[]);
+    let http = client();
+    let nonce = "3f2a7c9e-1b4d-4e8f-a6c5-0d9e8f7a6b5c";
+    let challenge = challenge(VERIFIER);
+    let query = serde_urlencoded::to_string([
+        ("client_id", "demo-app"),
+        ("response_type", "code"),
+        ("scope", "openid profile email offline_access"),
+        ("redirect_uri", HOME),
+        ("state", "e2e-state"),
+        ("nonce", nonce),
+        ("code_challenge", challenge.as_str()),
+        ("code_challenge_method", "S256"),
+    ])
+    .expect("query");
+
+    // Discovery points at the bound identity address.
+    let discovery: Value = serde_json::from_str(
+        &http
+            .get(format!(
+                "{}/.well-known/openid-configuration",
+                server.identity
+            ))
+            .send()
+            .await
+            .expect("discovery")
+            .text()
+            .await
+            .expect("body"),
+    )
+    .expect("JSON");
+    assert_eq!(discovery["issuer"], server.identity.as_str());
+
+    // authorize -> login page
+    let authorize = http
+        .get(format!("{}/connect/authorize?{query}", server.identity))
+        .send()
+        .await
+        .expect("authorize");
+    assert!(authorize.status().is_redirection());
+    let login_url = format!("{}{}", server.identity, location(&authorize));
+    let login_page = http.get(&login_url).send().await.expect("login page");
+    assert_eq!(login_page.status(), StatusCode::OK);
+    let html = login_page.text().await.expect("html");
+    assert!(html.contains("name=\"username\"") && html.contains("name=\"password\""));
+    let request = hidden(&html, "request");
+
+    // login form -> session cookie, consent page
+    let logged_in = http
+        .post(format!("{}/connect/login", server.identity))
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(form_body(&[
+            ("request", &request),
+            ("username", "demo@example.org"),
+            ("password", "demo-password"),
+        ]))
+        .send()
+        .await
+        .expect("login");
+    assert_eq!(logged_in.status(), StatusCode::SEE_OTHER);
+    let cookie = logged_in
+        .headers()
+        .get(SET_COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .expect("session cookie")
+        .to_owned();
+    let consent_url = format!("{}{}", server.identity, location(&logged_in));
+    let consent_page = http
+        .get(&consent_url)
+        .header(COOKIE, &cookie)
+        .send()
+        .await
+        .expect("consent page");
+    let html = consent_page.text().await.expect("html");
+    assert!(
+        html.contains("name=\"allow\"") && html.contains("name=\"deny\""),
+        "{html}"
+    );
+
+    // consent -> redirect with code
+    let allowed = http
+        .post(format!("{}/connect/consent", server.identity))
+        .header(COOKIE, &cookie)
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(form_body(&[
+            ("request", &hidden(&html, "request")),
+            ("allow", "1"),
+        ]))
+        .send()
+        .await
+        .expect("consent");
+    let back = location(&allowed);
+    assert!(back.starts_with(HOME), "{back}");
+    let params = query_of(&back);
+    assert_eq!(params["state"], "e2e-state");
+    let code = params["code"].clone();
+
+    // token call with Basic
+    let (status, tokens) = token_call(
+        &http,
+        &server,
+        &[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", HOME),
+            ("code_verifier", VERIFIER),
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{tokens}");
+    assert_eq!(tokens["token_type"], "Bearer");
+    assert_eq!(tokens["expires_in"], 3600);
+
+    // id_token signature against the JWKS the discovery names, and the nonce
+    let jwks: Value = serde_json::from_str(
+        &http
+            .get(discovery["jwks_uri"].as_str().expect("jwks_uri"))
+            .send()
+            .await
+            .expect("jwks")
+            .text()
+            .await
+            .expect("body"),
+    )
+    .expect("JSON");
+    let claims = verify_jwt(&jwks, tokens["id_token"].as_str().expect("id_token"));
+    assert_eq!(claims["nonce"], nonce);
+    assert_eq!(claims["iss"], server.identity.as_str());
+    assert_eq!(claims["aud"], "demo-app");
+    assert_eq!(claims["name"], "Demo Fundraiser");
+    assert_eq!(claims["email"], "demo@example.org");
+
+    // The access token works on the resource API (shared state).
+    let donation: Value = serde_json::from_str(
+        &http
+            .get(format!(
+                "{}/demo-app/v1/donation/ref/demo-ref-1",
+                server.api
+            ))
+            .bearer_auth(tokens["access_token"].as_str().expect("access_token"))
+            .send()
+            .await
+            .expect("donation")
+            .text()
+            .await
+            .expect("body"),
+    )
+    .expect("JSON");
+    assert!(donation["donorRealName"].is_string(), "{donation}");
+
+    // refresh -> new pair; the old refresh token is refused
+    let old = tokens["refresh_token"]
+        .as_str()
+        .expect("refresh_token")
+        .to_owned();
+    let refresh = [
+        ("grant_type", "refresh_token"),
+        ("refresh_token", old.as_str()),
+        ("redirect_uri", HOME),
+    ];
+    let (status, renewed) = token_call(&http, &server, &refresh).await;
+    assert_eq!(status, StatusCode::OK, "{renewed}");
+    assert_ne!(renewed["refresh_token"], tokens["refresh_token"]);
+    assert_ne!(renewed["access_token"], tokens["access_token"]);
+    verify_jwt(&jwks, renewed["id_token"].as_str().expect("id_token"));
+    let (status, refused) = token_call(&http, &server, &refresh).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(refused["error"], "invalid_grant");
+}
+
+#[tokio::test]
+async fn config_file_token_delay_and_restart() {
+    let dir = tempfile::tempdir().expect("dir");
+    let config = dir.path().join("sandbox.toml");
+    std::fs::write(
+        &config,
+        "[[applications]]\napp_id = \"demo-app\"\nsecret = \"demo-secret\"\nhome_page = \"http://127.0.0.1:8080/\"\n\
+         [[applications]]\napp_id = \"shop\"\nsecret = \"s\"\nhome_page = \"https://shop.example/cb\"\n",
+    )
+    .expect("config");
+    let config = config.to_str().expect("path");
+    let data = dir.path().join("data");
+    let extra = [
+        "--config",
+        config,
+        "--token-delay-ms",
+        "400",
+        "--public-base-url",
+        "https://api.example/",
+    ];
+    let mut server = start_in(&data, &extra);
+    let http = client();
+    let campaign = http
+        .get(format!(
+            "{}/shop/v1/campaign/byshortname/demo-campaign",
+            server.api
+        ))
+        .send()
+        .await
+        .expect("campaign");
+    assert_eq!(campaign.status(), StatusCode::OK);
+    let created = http
+        .post(format!("{}/shop/v1/event/", server.api))
+        .header(CONTENT_TYPE, "application/json")
+        .body(r#"{"name":"Swim","eventType":"Swimming"}"#)
+        .send()
+        .await
+        .expect("create");
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let created: Value = serde_json::from_str(&created.text().await.expect("body")).expect("JSON");
+    let id = created["id"].as_i64().expect("id");
+    assert_eq!(
+        created["next"]["uri"],
+        format!("https://api.example/shop/v1/event/{id}")
+    );
+    let started = Instant::now();
+    let (status, _) = token_call(&http, &server, &[("grant_type", "refresh_token")]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(started.elapsed() >= Duration::from_millis(400));
+
+    // SIGTERM stops it gracefully; the event is still there after a restart.
+    let status = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let exit = loop {
+        if let Some(exit) = server.child.try_wait().expect("wait") {
+            break exit;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the sandbox did not stop on SIGTERM"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(exit.success(), "{exit:?}");
+    let again = start_in(&data, &extra);
+    let pages = http
+        .get(format!("{}/shop/v1/event/{id}/pages", again.api))
+        .send()
+        .await
+        .expect("pages");
+    assert_eq!(pages.status(), StatusCode::OK);
+}
