@@ -30,7 +30,28 @@ def run():
     b = cargo_fuzz("build", "--sanitizer", "none", "--debug-assertions", timeout=3600)
     if b.returncode != 0:
         raise RuntimeError("cargo fuzz build failed: " + b.stderr[-2000:])
+    triple = subprocess.run(["rustc", "+nightly", "-vV"], capture_output=True, text=True).stdout
+    host = re.search(r"host: (\S+)", triple).group(1)
     for target, function in TARGETS.items():
+        reg_dir = os.path.join(FUZZ_DIR, "regressions", target)
+        regs = sorted(glob.glob(os.path.join(reg_dir, "*")))
+        if regs:
+            exe = os.path.join(FUZZ_DIR, "target", host, "release", target)
+            failing = []
+            for reg in regs:
+                r = subprocess.run([exe, reg], capture_output=True, text=True, timeout=120)
+                if r.returncode != 0:
+                    panic = re.findall(r"panicked at [^\n]*\n([^\n]*)", r.stderr)
+                    failing.append(f"{os.path.relpath(reg, ROOT)} ({panic[0].strip() if panic else 'exit ' + str(r.returncode)})")
+            rows.append(
+                row(
+                    SECTION,
+                    f"{target}: regression inputs (fuzz/regressions/{target}) passing",
+                    f"{len(regs) - len(failing)} of {len(regs)}",
+                    ("still failing: " + "; ".join(failing)) if failing else function,
+                    ok=not failing,
+                )
+            )
         corpus = os.path.join(WORK, "corpus", target)
         os.makedirs(corpus, exist_ok=True)
         artifacts = os.path.join(WORK, "artifacts", target) + "/"
