@@ -19,32 +19,10 @@ pub fn parse_event(body: &[u8]) -> Result<Event, ApiError> {
     let event: Event = fundraising_core::json::decode(text).map_err(|e| {
         ApiError::bad_request(e.code(), format!("The event body is not valid: {e}"))
     })?;
-    check_event(&event)?;
+    fundraising_core::validate::event(&event).map_err(|e| {
+        ApiError::bad_request(e.code(), format!("The event body is not valid: {e}"))
+    })?;
     Ok(event)
-}
-
-fn check_event(event: &Event) -> Result<(), ApiError> {
-    if event.name.trim().is_empty() {
-        return Err(ApiError::bad_request(
-            "invalid_argument",
-            "The event name is required.",
-        ));
-    }
-    if event.event_type.as_str().trim().is_empty() {
-        return Err(ApiError::bad_request(
-            "invalid_argument",
-            "The eventType is required.",
-        ));
-    }
-    let dates = [event.start_date, event.completion_date, event.expiry_date];
-    let given: Vec<i64> = dates.iter().flatten().map(|d| d.millis).collect();
-    if given.windows(2).any(|w| w[0] > w[1]) {
-        return Err(ApiError::bad_request(
-            "invalid_argument",
-            "The dates must satisfy startDate <= completionDate <= expiryDate.",
-        ));
-    }
-    Ok(())
 }
 
 /// Stores the event; 201 with `id`, `next` and a `Location` header.

@@ -5,6 +5,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use fundraising_core::json::event_pages_to_service_json;
 use fundraising_core::model::EventPages;
+use fundraising_core::validate;
 
 use super::bearer::{known_app, viewer};
 use super::{json_response, ApiError};
@@ -12,41 +13,34 @@ use crate::params::Params;
 use crate::state::Sandbox;
 
 /// `pagesize` when none is given.
-pub const DEFAULT_PAGE_SIZE: i64 = 20;
-/// Largest `pagesize` accepted.
-pub const MAX_PAGE_SIZE: i64 = 100;
+pub const DEFAULT_PAGE_SIZE: u32 = 20;
 
-/// `page` and `pagesize` from the query (names case-insensitive); the error is the 400 answer.
-pub fn paging(query: &str) -> Result<(i64, i64), ApiError> {
+fn invalid(e: fundraising_core::Error) -> ApiError {
+    ApiError::bad_request(e.code(), e.to_string())
+}
+
+/// `page` and `pagesize` from the query (names case-insensitive), checked with the core's
+/// rules (page >= 1, 1 <= pageSize <= 100); the error is the 400 answer.
+pub fn paging(query: &str) -> Result<(u32, u32), ApiError> {
     let params = Params::parse(query).map_err(|e| ApiError::bad_request("invalid_argument", e))?;
-    let number = |name: &str, default: i64| -> Result<i64, ApiError> {
-        match params
+    let value = |name: &str| {
+        params
             .get_ignore_case(name)
-            .map_err(|e| ApiError::bad_request("invalid_argument", e))?
-        {
-            None | Some("") => Ok(default),
-            Some(v) => v.trim().parse::<i64>().map_err(|_| {
-                ApiError::bad_request(
-                    "invalid_argument",
-                    format!("{name} must be a whole number, not {v:?}."),
-                )
-            }),
-        }
+            .map(|v| v.filter(|v| !v.is_empty()))
+            .map_err(|e| ApiError::bad_request("invalid_argument", e))
     };
-    let page = number("page", 1)?;
-    let page_size = number("pagesize", DEFAULT_PAGE_SIZE)?;
-    if page < 1 {
-        return Err(ApiError::bad_request(
-            "invalid_argument",
-            "page must be 1 or more.",
-        ));
-    }
-    if !(1..=MAX_PAGE_SIZE).contains(&page_size) {
-        return Err(ApiError::bad_request(
-            "invalid_argument",
-            format!("pageSize must be between 1 and {MAX_PAGE_SIZE}."),
-        ));
-    }
+    let page = match value("page")? {
+        None => 1,
+        Some(text) => validate::parse_number("page", text)
+            .and_then(validate::page)
+            .map_err(invalid)?,
+    };
+    let page_size = match value("pagesize")? {
+        None => DEFAULT_PAGE_SIZE,
+        Some(text) => validate::parse_number("pageSize", text)
+            .and_then(validate::page_size)
+            .map_err(invalid)?,
+    };
     Ok((page, page_size))
 }
 
@@ -59,18 +53,16 @@ pub async fn list(
 ) -> Result<Response, ApiError> {
     known_app(&state, &app_id)?;
     viewer(&state, &headers)?;
-    let event_id: i32 = event_id.trim().parse().map_err(|_| {
-        ApiError::bad_request(
-            "invalid_argument",
-            format!("The event id {event_id:?} is not a 32-bit integer."),
-        )
-    })?;
+    let event_id = validate::parse_number("eventId", &event_id)
+        .and_then(validate::event_id)
+        .map_err(invalid)?;
     let (page, page_size) = paging(query.as_deref().unwrap_or(""))?;
     if state.db().event(i64::from(event_id))?.is_none() {
         return Err(ApiError::not_found(format!(
             "No event has the id {event_id}."
         )));
     }
+    let (page, page_size) = (i64::from(page), i64::from(page_size));
     let offset = (page - 1).saturating_mul(page_size);
     let slice = state
         .db()
