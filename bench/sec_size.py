@@ -49,15 +49,19 @@ def run():
     wasm, js = pkg_files()
     if not wasm:
         raise RuntimeError("pkg/*_bg.wasm missing: scripts/build-pkg.sh did not run")
-    ours_gz = sum(gz(p) for p in wasm + js)
+    # The JS glue (entry module plus wasm-bindgen snippets) counted as one gzip stream, as
+    # scripts/build-pkg.sh prints it.
+    js_gz = len(subprocess.run("cat " + " ".join(f"'{p}'" for p in js) + " | gzip -9 -c", shell=True, capture_output=True, check=True).stdout) if js else 0
+    wasm_gz = sum(gz(p) for p in wasm)
+    ours_gz = wasm_gz + js_gz
     ours_raw = sum(os.path.getsize(p) for p in wasm + js)
     names = ", ".join(os.path.relpath(p, ROOT) for p in wasm + js)
     rows.append(
         row(
             SECTION,
             "fundraising-client (pkg: wasm + JS glue), gzip -9",
-            kb(ours_gz),
-            f"{kb(ours_raw)} raw; {names}; budget 60 KB",
+            f"{kb(ours_gz)} ({ours_gz} B)",
+            f"wasm {wasm_gz} B + JS glue {js_gz} B; {kb(ours_raw)} raw; {names}; budget 60 KB",
             ok=ours_gz <= 60_000,
         )
     )
@@ -110,7 +114,7 @@ def run():
                 row(
                     SECTION,
                     f"{name} {v} ({how}), gzip -9",
-                    kb(n),
+                    f"{kb(n)} ({n} B)",
                     f"{kb(raw)} raw; ours is {ours_gz / n:.2f}x its size",
                 )
             )
