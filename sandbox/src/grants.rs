@@ -186,10 +186,23 @@ impl Inner {
     }
 }
 
-/// Thread-safe store of everything the identity server hands out.
-#[derive(Debug, Default)]
+/// Thread-safe store of everything the identity server hands out. `Debug` shows counts only.
+#[derive(Default)]
 pub struct GrantStore {
     inner: Mutex<Inner>,
+}
+
+impl std::fmt::Debug for GrantStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        f.debug_struct("GrantStore")
+            .field("pending_requests", &inner.requests.len())
+            .field("sessions", &inner.sessions.len())
+            .field("codes", &inner.codes.len())
+            .field("access_tokens", &inner.access.len())
+            .field("refresh_tokens", &inner.refresh.len())
+            .finish()
+    }
 }
 
 impl GrantStore {

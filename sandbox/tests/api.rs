@@ -356,6 +356,7 @@ async fn creating_an_event_answers_201_with_a_link_and_location() {
         let body = reply.json();
         let id = body["id"].as_i64().expect("id");
         assert_ne!(id, 77, "the body's id is ignored");
+        assert!(id > 1001, "new ids follow the seeded event");
         let expected = format!("http://api.example:81/demo-app/v1/event/{id}");
         assert_eq!(body["next"]["uri"], expected.as_str());
         assert!(body["next"]["rel"].is_string());
@@ -412,6 +413,7 @@ async fn invalid_event_bodies_are_400_with_error_message_and_error_object() {
 async fn fifty_concurrent_creations_get_fifty_distinct_ids() {
     let t = open_default();
     let api = t.api();
+    assert!(!format!("{:?}", t.sandbox).contains("demo-secret"));
     let tasks: Vec<_> = (0..50)
         .map(|i| {
             let api = api.clone();
@@ -593,6 +595,12 @@ async fn paging_parameters_are_case_insensitive_and_checked() {
         .await
         .json();
     assert_ne!(page_ids(&first), page_ids(&b));
+    let defaults = call(&api, get("/demo-app/v1/event/1001/pages"))
+        .await
+        .json();
+    assert_eq!(page_ids(&defaults).len(), 20, "pagesize defaults to 20");
+    assert_eq!(defaults["totalPages"], 13);
+    assert_eq!(page_ids(&defaults)[..7], page_ids(&first)[..]);
     let max = call(&api, get("/demo-app/v1/event/1001/pages?pagesize=100")).await;
     assert_eq!(max.status, StatusCode::OK);
     for bad in [
