@@ -1,7 +1,7 @@
 //! `fundraising-companion`: parses flags, builds the state, serves until Ctrl-C or SIGTERM.
 
 use clap::Parser;
-use fundraising_companion::{app, AppState, Args, Error};
+use fundraising_companion::{app, AppState, Args, Error, SECRET_ENV};
 use std::io::Write;
 use tracing_subscriber::EnvFilter;
 
@@ -12,6 +12,7 @@ async fn main() {
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     if let Err(e) = run(Args::parse()).await {
         eprintln!("fundraising-companion: {e}");
@@ -26,7 +27,7 @@ async fn run(args: Args) -> Result<(), Error> {
     let bound = listener
         .local_addr()
         .map_err(|e| Error::Config(e.to_string()))?;
-    let secret_env = std::env::var(fundraising_companion_secret_env()).ok();
+    let secret_env = std::env::var(SECRET_ENV).ok();
     let (settings, random_key) = args.into_settings(bound, secret_env)?;
     if random_key {
         tracing::warn!(
@@ -45,38 +46,41 @@ async fn run(args: Args) -> Result<(), Error> {
         "configuration"
     );
     let state = AppState::new(settings)?;
+    // Signal handlers are in place before anyone learns the address.
+    let shutdown = shutdown_signal()?;
     println!("companion listening on http://{bound}");
     let _ = std::io::stdout().flush();
     axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(shutdown)
         .await
         .map_err(|e| Error::Config(format!("server error: {e}")))?;
     tracing::info!("stopped");
     Ok(())
 }
 
-fn fundraising_companion_secret_env() -> &'static str {
-    fundraising_companion::SECRET_ENV
+/// Resolves on Ctrl-C (SIGINT) or SIGTERM; the handlers are registered when this is called.
+#[cfg(unix)]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, Error> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let handler = |kind: SignalKind| {
+        signal(kind).map_err(|e| Error::Config(format!("cannot handle signals: {e}")))
+    };
+    let mut terminate = handler(SignalKind::terminate())?;
+    let mut interrupt = handler(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {},
+            _ = terminate.recv() => {},
+        }
+        tracing::info!("shutting down");
+    })
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
+/// Resolves on Ctrl-C.
+#[cfg(not(unix))]
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, Error> {
+    Ok(async {
         let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = terminate => {},
-    }
-    tracing::info!("shutting down");
+        tracing::info!("shutting down");
+    })
 }

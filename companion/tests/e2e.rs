@@ -1,0 +1,326 @@
+//! End to end with both binaries: the `fundraising-sandbox` binary (identity server) and the
+//! `fundraising-companion` binary, each on a port it picks (port 0, address read from stdout).
+//! A test browser signs in over real HTTP (authorize, login form, consent form), then the
+//! exchange, refresh, session, logout go through the companion; finally SIGTERM stops it
+//! gracefully.
+//!
+//! Cargo exposes only this package's binaries to its tests (`CARGO_BIN_EXE_*`), so the
+//! sandbox binary is built with `cargo build -p fundraising-sandbox` (same profile, same
+//! target dir; a no-op when it is fresh) and taken from next to the companion binary.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use common::browser::{sign_in, FULL_SCOPE};
+use common::{Reply, HOME, ORIGIN, SECRET};
+use serde_json::json;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// A child process killed when dropped, with its stdout lines and stderr text collected.
+struct Process {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Process {
+    fn spawn(mut command: Command) -> Process {
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the binary");
+        let (tx, lines) = mpsc::channel();
+        let stdout = child.stdout.take().expect("stdout");
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let (mut pipe, sink) = (child.stderr.take().expect("stderr"), stderr.clone());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .expect("stderr")
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        Process {
+            child,
+            lines,
+            stderr,
+        }
+    }
+
+    /// The rest of the first stdout line starting with `prefix`, waiting up to 60 s.
+    fn wait_for_line(&mut self, prefix: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => {
+                    return line[prefix.len()..].trim().to_owned()
+                }
+                Ok(_) => continue,
+                Err(_) => panic!("no line {prefix:?}; stderr: {}", self.stderr()),
+            }
+        }
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().expect("stderr").clone()
+    }
+
+    /// Waits for the exit, up to `limit`.
+    fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "did not exit; stderr: {}",
+                self.stderr()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn companion_binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_fundraising-companion"))
+}
+
+/// Builds (if needed) and locates the sandbox binary next to the companion binary.
+fn sandbox_binary() -> PathBuf {
+    let companion = companion_binary();
+    let profile_dir = companion.parent().expect("profile dir");
+    let target_dir = profile_dir.parent().expect("target dir");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut build = Command::new(cargo);
+    build.args([
+        "build",
+        "--quiet",
+        "-p",
+        "fundraising-sandbox",
+        "--bin",
+        "fundraising-sandbox",
+        "--manifest-path",
+    ]);
+    build.arg(&manifest).arg("--target-dir").arg(target_dir);
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        build.arg("--release");
+    }
+    let status = build.status().expect("run cargo build");
+    assert!(status.success(), "building the sandbox failed");
+    let binary = profile_dir.join(format!(
+        "fundraising-sandbox{}",
+        std::env::consts::EXE_SUFFIX
+    ));
+    assert!(binary.exists(), "no sandbox binary at {}", binary.display());
+    binary
+}
+
+fn terminate(process: &Process) {
+    let status = Command::new("kill")
+        .arg("-TERM")
+        .arg(process.child.id().to_string())
+        .status()
+        .expect("kill");
+    assert!(status.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_binaries_sign_in_refresh_and_sign_out_over_http() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let mut sandbox_cmd = Command::new(sandbox_binary());
+    sandbox_cmd
+        .args([
+            "--api-listen",
+            "127.0.0.1:0",
+            "--identity-listen",
+            "127.0.0.1:0",
+            "--data-dir",
+        ])
+        .arg(data.path().join("sandbox"));
+    let mut sandbox = Process::spawn(sandbox_cmd);
+    let identity_url = sandbox.wait_for_line("sandbox identity listening on ");
+
+    // Some settings by flag, some by environment; the secret from a file.
+    let secret_file = data.path().join("client-secret");
+    std::fs::write(&secret_file, format!("{SECRET}\n")).unwrap();
+    let key_file = data.path().join("cookie.key");
+    std::fs::write(&key_file, "an-example-cookie-key-of-at-least-32-bytes").unwrap();
+    let mut companion_cmd = Command::new(companion_binary());
+    companion_cmd
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--auth-url",
+            &identity_url,
+            "--client-secret-file",
+        ])
+        .arg(&secret_file)
+        .env("COMPANION_ALLOWED_ORIGINS", ORIGIN)
+        .env("COMPANION_COOKIE_KEY_FILE", &key_file)
+        .env("COMPANION_APP_ID", "demo-app")
+        .env_remove("FUNDRAISING_CLIENT_SECRET")
+        .env("RUST_LOG", "info");
+    let mut companion = Process::spawn(companion_cmd);
+    let companion_url = companion.wait_for_line("companion listening on ");
+
+    let http = common::client();
+    let health = Reply::from(
+        http.get(format!("{companion_url}/healthz"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(health.status, 200);
+
+    let signed = sign_in(&identity_url, FULL_SCOPE).await;
+    let post = |path: &str, body: Option<serde_json::Value>, cookie: Option<String>| {
+        let mut request = http
+            .post(format!("{companion_url}{path}"))
+            .header("origin", ORIGIN)
+            .header("x-fundraising-client", "1");
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_string());
+        }
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        async move { Reply::from(request.send().await.expect("send")).await }
+    };
+    let body = json!({"code": signed.code, "codeVerifier": signed.verifier, "nonce": signed.nonce, "redirectUri": HOME});
+    let exchanged = post("/auth/token", Some(body), None).await;
+    assert_eq!(exchanged.status, 200, "{}", exchanged.body);
+    assert_eq!(exchanged.json()["profile"]["name"], "Demo Fundraiser");
+    let cookie = exchanged.cookie();
+
+    let refreshed = post("/auth/refresh", None, Some(cookie.clone())).await;
+    assert_eq!(refreshed.status, 200, "{}", refreshed.body);
+    assert_ne!(
+        refreshed.json()["accessToken"],
+        exchanged.json()["accessToken"]
+    );
+    let rotated = refreshed.cookie();
+    assert_ne!(rotated, cookie);
+
+    let session = Reply::from(
+        http.get(format!("{companion_url}/auth/session"))
+            .header("cookie", &rotated)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(session.json()["active"], true);
+
+    let logout = post("/auth/logout", None, Some(rotated.clone())).await;
+    assert_eq!(logout.status, 204);
+    assert!(logout.set_cookie().unwrap().contains("Max-Age=0"));
+
+    // SIGTERM: a graceful stop with status 0.
+    terminate(&companion);
+    let status = companion.wait_exit(Duration::from_secs(10));
+    assert!(status.success(), "exit status {status}");
+    let log = companion.stderr();
+    assert!(
+        log.contains("path=/auth/token") && log.contains("status=200"),
+        "{log}"
+    );
+    assert!(log.contains("shutting down"), "{log}");
+    for secret in [
+        SECRET,
+        signed.code.as_str(),
+        signed.verifier.as_str(),
+        cookie.as_str(),
+    ] {
+        assert!(!log.contains(secret), "a secret reached the log");
+    }
+    terminate(&sandbox);
+    sandbox.wait_exit(Duration::from_secs(10));
+}
+
+#[test]
+fn the_companion_refuses_to_start_without_a_secret_and_never_takes_it_as_a_flag() {
+    let mut cmd = Command::new(companion_binary());
+    cmd.args(["--listen", "127.0.0.1:0"])
+        .env_remove("FUNDRAISING_CLIENT_SECRET");
+    let output = cmd.output().expect("run");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("FUNDRAISING_CLIENT_SECRET"), "{stderr}");
+
+    let flag = Command::new(companion_binary())
+        .args(["--client-secret", "demo-secret"])
+        .output()
+        .expect("run");
+    assert!(!flag.status.success(), "--client-secret is not a flag");
+
+    let help = Command::new(companion_binary())
+        .arg("--help")
+        .output()
+        .expect("run");
+    let help = String::from_utf8_lossy(&help.stdout);
+    for flag in [
+        "--listen",
+        "--app-id",
+        "--client-secret-file",
+        "--auth-url",
+        "--allowed-origin",
+        "--cookie-key-file",
+        "--static-dir",
+        "--pkg-dir",
+        "--upstream-timeout-ms",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from --help");
+    }
+}
+
+#[test]
+fn the_secret_from_the_environment_is_never_printed() {
+    let mut child = Process::spawn({
+        let mut cmd = Command::new(companion_binary());
+        cmd.args([
+            "--listen",
+            "127.0.0.1:0",
+            "--auth-url",
+            "http://127.0.0.1:9",
+        ])
+        .env("FUNDRAISING_CLIENT_SECRET", "env-secret-value-42")
+        .env("RUST_LOG", "debug");
+        cmd
+    });
+    let url = child.wait_for_line("companion listening on ");
+    assert!(url.starts_with("http://127.0.0.1:"));
+    assert!(!url.ends_with(":0"));
+    terminate(&child);
+    assert!(child.wait_exit(Duration::from_secs(10)).success());
+    let log = child.stderr();
+    assert!(log.contains("random cookie key"), "{log}");
+    assert!(!log.contains("env-secret-value-42"), "{log}");
+}
