@@ -5,6 +5,8 @@
 //! No I/O and no browser or server dependency: this crate builds for the native target and
 //! for `wasm32-unknown-unknown`, and every other part of the workspace is built on it.
 
+#![warn(missing_docs)]
+
 pub mod authorize;
 pub mod callback;
 pub mod date;
