@@ -3,6 +3,8 @@
 //! validates the id_token, keeps the refresh token in a sealed HttpOnly cookie and hands the
 //! page only a short-lived access token. It also serves the demo site.
 
+#![warn(missing_docs)]
+
 mod app;
 mod config;
 mod error;
