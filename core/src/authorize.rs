@@ -79,17 +79,18 @@ fn is_http_url(s: &str) -> bool {
         && !s.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
+/// A value that must not be blank or hold control characters; returned unchanged, so that
+/// `state` and `nonce` come back exactly as the caller stored them.
 fn required<'a>(field: &str, value: &'a str) -> Result<&'a str, Error> {
-    let trimmed = value.trim();
-    if trimmed.is_empty() {
+    if value.trim().is_empty() {
         Err(Error::invalid_argument(field, "is required"))
-    } else if trimmed.chars().any(char::is_control) {
+    } else if value.chars().any(char::is_control) {
         Err(Error::invalid_argument(
             field,
             "must not contain control characters",
         ))
     } else {
-        Ok(trimmed)
+        Ok(value)
     }
 }
 
