@@ -1,1 +1,23 @@
-//! Browser client.
+//! `fundraising-client`: the WebAssembly npm package. Signs users in with the fundraising
+//! service (pop-up or redirect, code exchange through the companion) and calls its four
+//! resource operations, returning plain JS objects. The rules live in `fundraising-core`;
+//! this crate converts types and does the browser I/O.
+
+mod auth;
+mod client;
+mod convert;
+mod error;
+mod http;
+mod options;
+mod pages;
+mod random;
+mod resources;
+mod timer;
+mod typescript;
+
+pub use auth::{Auth, PopupSignIn, Profile, Session, SignInRequest};
+pub use client::FundraisingClient;
+pub use error::Error;
+pub use options::{CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
+pub use pages::EventPagesIterator;
+pub use resources::{ResourceApi, DEFAULT_TIMEOUT_MS};

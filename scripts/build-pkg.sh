@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Builds the npm package `fundraising-client` into pkg/:
+#   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> package.json + README,
+# and prints the gzip -9 size of the wasm plus the JS glue (the figure the size budget is about).
+#
+#   scripts/build-pkg.sh [--out DIR]      (default: pkg)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=pkg
+if [ "${1:-}" = "--out" ]; then out=$2; fi
+
+name=fundraising_client
+cargo build -q --release --target wasm32-unknown-unknown -p fundraising-client
+raw="$root/target/wasm32-unknown-unknown/release/$name.wasm"
+
+rm -rf "$out"
+wasm-bindgen --target web --out-dir "$out" "$raw"
+
+# The features rustc's default wasm32 target emits (Rust 1.82+).
+wasm-opt -Oz --strip-debug --strip-producers \
+  --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  -o "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"
+mv "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"
+
+# FundraisingError is a JS class (it must extend Error); export it from the package entry.
+error_js=$(cd "$out" && find snippets -path '*/src/js/error.js' | head -n 1)
+[ -n "$error_js" ] || { echo "error: src/js/error.js snippet not found in $out/snippets" >&2; exit 1; }
+printf '\nexport { FundraisingError } from "./%s";\n' "$error_js" >>"$out/$name.js"
+
+version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
+files=$(cd "$out" && find . -type f ! -name '.gitignore' | sed 's|^\./||' | sort | sed 's/.*/    "&"/' | paste -sd, - | sed 's/,/,\n/g')
+cat >"$out/package.json" <<JSON
+{
+  "name": "fundraising-client",
+  "version": "$version",
+  "description": "Sign in with the fundraising service and call its API from the browser (WebAssembly)",
+  "license": "MIT",
+  "type": "module",
+  "main": "$name.js",
+  "module": "$name.js",
+  "types": "$name.d.ts",
+  "exports": {
+    ".": { "types": "./$name.d.ts", "default": "./$name.js" },
+    "./${name}_bg.wasm": "./${name}_bg.wasm"
+  },
+  "files": [
+$files,
+    "README.md"
+  ],
+  "sideEffects": false
+}
+JSON
+
+cat >"$out/README.md" <<'MD'
+# fundraising-client
+
+Sign a user in with the fundraising service (OAuth 2.0 / OpenID Connect, pop-up or redirect,
+code exchange through your backend companion) and call its four resource operations, from the
+browser, web workers or Node 20+. Built from Rust with wasm-bindgen.
+
+```js
+import init, { FundraisingClient, FundraisingError } from "fundraising-client";
+await init();
+const client = new FundraisingClient({
+  appId: "demo-app",
+  baseUrl: "http://127.0.0.1:8081",
+  authUrl: "http://127.0.0.1:8082",
+  redirectUri: "http://127.0.0.1:8080/",
+  companionUrl: "http://127.0.0.1:8080",
+  scopes: ["fundraise", "offline_access"],
+});
+await client.handleCallback();          // on the home page
+const session = await client.signInWithPopup();   // from a click handler
+const campaign = await client.getCampaign("demo-campaign");
+for await (const page of client.eventPages(1001, { pageSize: 100 })) console.log(page.pageTitle);
+```
+
+In Node: `await init({ module_or_path: await fs.readFile(new URL("fundraising_client_bg.wasm", import.meta.resolve("fundraising-client"))) })`.
+
+Every failure rejects with a `FundraisingError` whose `code` is stable (`not_found`,
+`invalid_argument`, `http_error`, `network_error`, `timeout`, `aborted`, `decode_error`,
+`popup_blocked`, `popup_closed`, `access_denied`, `state_mismatch`, ...) and whose `status` is
+the HTTP status or `null`. Every call takes a last optional `{ signal }`.
+MD
+
+wasm_gz=$(gzip -9 -c "$out/${name}_bg.wasm" | wc -c)
+js_gz=$(cat "$out/$name.js" $(find "$out/snippets" -name '*.js') | gzip -9 -c | wc -c)
+total=$((wasm_gz + js_gz))
+printf 'pkg: %s  wasm %d B + JS glue %d B = %d B gzip -9 (%.1f KB; budget 60 KB)\n' \
+  "$out" "$wasm_gz" "$js_gz" "$total" "$(awk -v t="$total" 'BEGIN { print t / 1024 }')"

@@ -1,0 +1,245 @@
+//! The pop-up flow, both ends: the opener waits for the callback (from its own origin, for
+//! its own pending state), and the pop-up hands the callback over and closes.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use fundraising_core::callback;
+use js_sys::{Function, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortSignal, BroadcastChannel, MessageEvent, Window};
+
+use super::SignInRequest;
+use crate::timer::{clear_interval, clear_timeout, set_interval, set_timeout};
+use crate::Error;
+
+/// `type` of the message the pop-up sends.
+pub(crate) const MESSAGE_TYPE: &str = "fundraising-client:callback";
+/// Name of the pop-up window, also how a callback page knows it is one.
+pub(crate) const POPUP_NAME: &str = "fundraising-client-signin";
+/// Default time the user has to finish signing in.
+pub(crate) const DEFAULT_TIMEOUT_MS: u32 = 5 * 60 * 1000;
+/// How often the opener checks whether the pop-up was closed.
+const POLL_MS: u32 = 250;
+/// Polls that must see the pop-up closed before giving up, so a result posted just before
+/// closing still arrives.
+const CLOSED_POLLS: u32 = 3;
+
+/// The name of the `BroadcastChannel` of one sign-in.
+pub(crate) fn channel_name(state: &str) -> String {
+    ["fundraising-client:", state].concat()
+}
+
+/// The state a callback URL carries, success or OAuth error.
+pub(crate) fn callback_state(url: &str) -> Option<String> {
+    match callback::parse(url) {
+        Ok(cb) => Some(cb.state),
+        Err(fundraising_core::Error::OAuth { state, .. }) => state,
+        Err(_) => None,
+    }
+}
+
+/// A sign-in whose pop-up is open.
+#[derive(Debug)]
+pub struct PopupSignIn {
+    pub(crate) request: SignInRequest,
+    popup: Window,
+}
+
+impl PopupSignIn {
+    /// Opens the pop-up on the authorize URL. Synchronous, so a click handler's user
+    /// activation still counts; `popup_blocked` when the browser gives no window.
+    pub(crate) fn open(request: SignInRequest) -> Result<Self, Error> {
+        let window =
+            web_sys::window().ok_or(Error::Unsupported("sign-in needs a browser window"))?;
+        let popup = window
+            .open_with_url_and_target_and_features(
+                &request.authorize_url,
+                POPUP_NAME,
+                "popup,width=500,height=680",
+            )
+            .ok()
+            .flatten()
+            .ok_or(Error::PopupBlocked)?;
+        Ok(PopupSignIn { request, popup })
+    }
+
+    /// The `state` this sign-in waits for.
+    pub fn state(&self) -> &str {
+        &self.request.state
+    }
+
+    /// The pop-up window.
+    pub fn popup(&self) -> &Window {
+        &self.popup
+    }
+
+    /// The authorize URL the pop-up was opened on.
+    pub fn authorize_url(&self) -> &str {
+        &self.request.authorize_url
+    }
+
+    /// Waits for the callback URL of this sign-in: a `message` on this window from this
+    /// window's own origin, or a message on the sign-in's `BroadcastChannel`, either carrying
+    /// a callback whose state is this sign-in's. Anything else is ignored. Ends with
+    /// `popup_closed`, `timeout` or `aborted` otherwise.
+    pub(crate) async fn wait_for_callback(
+        &self,
+        timeout_ms: u32,
+        signal: Option<&AbortSignal>,
+    ) -> Result<String, Error> {
+        if signal.is_some_and(AbortSignal::aborted) {
+            return Err(Error::Aborted);
+        }
+        let window =
+            web_sys::window().ok_or(Error::Unsupported("sign-in needs a browser window"))?;
+        let origin = window
+            .location()
+            .origin()
+            .map_err(|_| Error::Unsupported("the page has no origin"))?;
+
+        let outcome: Rc<RefCell<Option<Result<String, Error>>>> = Rc::default();
+        let mut wake = JsValue::UNDEFINED;
+        let done = Promise::new(&mut |resolve, _| wake = resolve.into());
+        let wake: Function = wake.unchecked_into();
+        let settle: Rc<dyn Fn(Result<String, Error>)> = {
+            let outcome = outcome.clone();
+            Rc::new(move |result| {
+                if outcome.borrow().is_none() {
+                    *outcome.borrow_mut() = Some(result);
+                    let _ = wake.call0(&JsValue::NULL);
+                }
+            })
+        };
+        let accept: Rc<dyn Fn(JsValue)> = {
+            let settle = settle.clone();
+            let state = self.request.state.clone();
+            Rc::new(move |data| {
+                if let Some(url) = callback_url(&data) {
+                    if callback_state(&url).as_deref() == Some(state.as_str()) {
+                        settle(Ok(url));
+                    }
+                }
+            })
+        };
+
+        let on_message = {
+            let accept = accept.clone();
+            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                if event.origin() == origin {
+                    accept(event.data());
+                }
+            })
+        };
+        let _ =
+            window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
+
+        let channel = BroadcastChannel::new(&channel_name(&self.request.state)).ok();
+        let on_channel = {
+            let accept = accept.clone();
+            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| accept(event.data()))
+        };
+        if let Some(channel) = &channel {
+            channel.set_onmessage(Some(on_channel.as_ref().unchecked_ref()));
+        }
+
+        let on_poll = {
+            let settle = settle.clone();
+            let popup = self.popup.clone();
+            let mut closed_polls = 0;
+            Closure::<dyn FnMut()>::new(move || {
+                if popup.closed().unwrap_or(false) {
+                    closed_polls += 1;
+                    if closed_polls >= CLOSED_POLLS {
+                        settle(Err(Error::PopupClosed));
+                    }
+                }
+            })
+        };
+        let poll = set_interval(on_poll.as_ref(), POLL_MS);
+
+        let on_timeout = {
+            let settle = settle.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                settle(Err(Error::Timeout("the sign-in took too long")))
+            })
+        };
+        let timer = set_timeout(on_timeout.as_ref(), timeout_ms);
+
+        let on_abort = {
+            let settle = settle.clone();
+            Closure::<dyn FnMut()>::new(move || settle(Err(Error::Aborted)))
+        };
+        if let Some(signal) = signal {
+            let _ =
+                signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
+        }
+
+        let _ = JsFuture::from(done).await;
+
+        let _ = window
+            .remove_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
+        if let Some(channel) = &channel {
+            channel.set_onmessage(None);
+            channel.close();
+        }
+        clear_interval(&poll);
+        clear_timeout(&timer);
+        if let Some(signal) = signal {
+            let _ = signal
+                .remove_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
+        }
+        let result = outcome
+            .borrow_mut()
+            .take()
+            .unwrap_or(Err(Error::PopupClosed));
+        if !self.popup.closed().unwrap_or(true) {
+            let _ = self.popup.close();
+        }
+        result
+    }
+}
+
+/// The `url` of a `{type: MESSAGE_TYPE, url}` message.
+fn callback_url(data: &JsValue) -> Option<String> {
+    if !data.is_object() {
+        return None;
+    }
+    let kind = Reflect::get(data, &"type".into()).ok()?.as_string()?;
+    if kind != MESSAGE_TYPE {
+        return None;
+    }
+    Reflect::get(data, &"url".into()).ok()?.as_string()
+}
+
+/// In a pop-up: hands `url` to the opener (target origin: this page's own) and to the
+/// sign-in's `BroadcastChannel`, then closes the window.
+pub(crate) fn hand_over(window: &Window, url: &str, state: &str) -> Result<(), Error> {
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"type".into(), &MESSAGE_TYPE.into());
+    let _ = Reflect::set(&message, &"url".into(), &url.into());
+    let origin = window
+        .location()
+        .origin()
+        .map_err(|_| Error::Unsupported("the page has no origin"))?;
+    if let Ok(opener) = window.opener() {
+        if opener.is_object() {
+            // The opener is a WindowProxy; cross-origin it is not `instanceof Window` here.
+            let _ = opener
+                .unchecked_ref::<Window>()
+                .post_message(&message, &origin);
+        }
+    }
+    if let Ok(channel) = BroadcastChannel::new(&channel_name(state)) {
+        let _ = channel.post_message(&message);
+        channel.close();
+    }
+    let _ = window.close();
+    Ok(())
+}
+
+/// True when this window is a sign-in pop-up: it has an opener, or the pop-up's name.
+pub(crate) fn is_popup(window: &Window) -> bool {
+    window.opener().is_ok_and(|o| o.is_object()) || window.name().is_ok_and(|n| n == POPUP_NAME)
+}

@@ -1,0 +1,7 @@
+//! HTTP over the platform's `fetch`: one request with timeout and abort, and the retry policy.
+
+mod fetch;
+mod retry;
+
+pub(crate) use fetch::{send, HttpRequest, HttpResponse};
+pub(crate) use retry::send_with_retry;
