@@ -65,11 +65,14 @@ async fn refresh_returns_a_new_token_and_rotates_the_cookie() {
 
 #[tokio::test]
 async fn concurrent_refreshes_of_one_session_share_one_upstream_call() {
-    let identity = start_identity().await;
+    // A slow token endpoint, so that all refreshes arrive while the first is in flight.
+    let delay = std::time::Duration::from_millis(400);
+    let identity = start_identity_with(|s| s.with_token_delay(delay), None).await;
     let companion = start_companion(settings(&identity.url)).await;
     let (cookie, _) = signed_in(&identity, &companion).await;
     let calls_before = identity.token_calls();
 
+    let started = std::time::Instant::now();
     let replies = futures_join_all((0..8).map(|_| {
         let (companion_url, cookie) = (companion.url.clone(), cookie.clone());
         tokio::spawn(async move {
