@@ -88,6 +88,9 @@ async fn concurrent_refreshes_of_one_session_share_one_upstream_call() {
         })
     }))
     .await;
+    // Sequential upstream calls would take 8 x 400 ms.
+    let elapsed = started.elapsed();
+    assert!(elapsed < delay * 5, "the refreshes overlapped: {elapsed:?}");
     assert_eq!(
         identity.token_calls(),
         calls_before + 1,
