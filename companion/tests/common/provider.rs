@@ -75,6 +75,7 @@ pub struct ProviderState {
     pub jwks: Mutex<Value>,
     pub id_token: Mutex<String>,
     pub jwks_fetches: AtomicUsize,
+    pub token_calls: AtomicUsize,
 }
 
 pub struct TestProvider {
@@ -134,11 +135,13 @@ async fn token(State(state): State<Arc<ProviderState>>, headers: HeaderMap) -> R
         )
             .into_response();
     }
+    // Refresh tokens rotate, like the sandbox's.
+    let call = state.token_calls.fetch_add(1, Ordering::SeqCst);
     Json(json!({
         "access_token": "provider-access-token",
         "token_type": "Bearer",
         "expires_in": 3600,
-        "refresh_token": "provider-refresh-token",
+        "refresh_token": format!("provider-refresh-token-{call}"),
         "id_token": state.id_token.lock().expect("lock").clone(),
     }))
     .into_response()

@@ -185,3 +185,31 @@ async fn a_wrong_secret_is_not_blamed_on_the_browser() {
     );
     assert!(!reply.body.contains("wrong-secret"));
 }
+
+#[tokio::test]
+async fn a_refresh_whose_id_token_names_another_user_is_refused() {
+    let provider = start_provider().await;
+    let companion = start_companion(settings(&provider.url)).await;
+    provider.answer_with(mint(&provider_key(), "k1", &provider.claims("n")));
+    let signed = exchange(&companion, "n").await;
+    assert_eq!(signed.status, 200, "{}", signed.body);
+    let cookie = signed.cookie();
+
+    // On refresh the provider's id_token has no nonce (none is required) and the same sub.
+    let mut same = provider.claims("n");
+    same.as_object_mut().unwrap().remove("nonce");
+    same["name"] = json!("Renamed Person");
+    provider.answer_with(mint(&provider_key(), "k1", &same));
+    let refreshed = post(&companion, "/auth/refresh", None, Some(&cookie)).await;
+    assert_eq!(refreshed.status, 200, "{}", refreshed.body);
+    assert_eq!(refreshed.json()["profile"]["name"], "Renamed Person");
+
+    let mut other = provider.claims("n");
+    other["sub"] = json!("someone-else");
+    provider.answer_with(mint(&provider_key(), "k1", &other));
+    let refused = post(&companion, "/auth/refresh", None, Some(&refreshed.cookie())).await;
+    assert_eq!(
+        (refused.status, refused.error().as_str()),
+        (502, "id_token_invalid")
+    );
+}

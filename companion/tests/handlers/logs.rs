@@ -56,3 +56,27 @@ async fn one_line_per_request_and_nothing_sensitive() {
         assert!(!text.contains(&token), "an issued token appears in the log");
     }
 }
+
+#[tokio::test]
+async fn a_refused_id_token_is_logged_with_the_failed_check() {
+    use crate::common::provider::*;
+    use serde_json::json;
+    logs::capture();
+    let provider = start_provider().await;
+    let companion = start_companion(settings(&provider.url)).await;
+    for (check, claim, value) in [
+        ("aud", "aud", json!("another-app")),
+        ("iss", "iss", json!("http://impostor.example")),
+        ("exp", "exp", json!(now() - 3600)),
+    ] {
+        let mut claims = provider.claims("n");
+        claims[claim] = value;
+        provider.answer_with(mint(&provider_key(), "k1", &claims));
+        let body =
+            json!({"code": "c", "codeVerifier": "v".repeat(43), "nonce": "n", "redirectUri": HOME});
+        let reply = post(&companion, "/auth/token", Some(&body), None).await;
+        assert_eq!(reply.error(), "id_token_invalid");
+        let needle = format!("check=\"{check}\"");
+        assert!(logs::text().contains(&needle), "no {needle} in the log");
+    }
+}
