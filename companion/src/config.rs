@@ -135,6 +135,11 @@ impl Args {
                 "--auth-url must be an http or https address".into(),
             ));
         }
+        if self.auth_url.scheme() == "https" && !cfg!(feature = "rustls") {
+            return Err(Error::Config(
+                "an https --auth-url needs the `rustls` cargo feature (on by default)".into(),
+            ));
+        }
         let public_origin = self
             .public_origin
             .unwrap_or_else(|| format!("http://{bound}"));
