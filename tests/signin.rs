@@ -130,6 +130,9 @@ async fn popup_accepts_only_its_own_origin_and_its_own_state() {
         });
     }
     let own_origin = web_sys::window().unwrap().location().origin().unwrap();
+    // The spawned task registers its listeners in its first poll, a microtask: one turn of
+    // the event loop later they are in place, so the refusals below are real refusals.
+    pause(0).await;
 
     // The right callback from a foreign origin: ignored.
     post_message(&callback_message(&callback), "http://evil.example");
