@@ -17,8 +17,19 @@ raw="$root/target/wasm32-unknown-unknown/release/$name.wasm"
 rm -rf "$out"
 wasm-bindgen --target web --out-dir "$out" "$raw"
 
+# wasm-bindgen's output uses externref tables, which binaryen before 116 rewrites wrongly
+# (Debian bookworm has 108): use a recent wasm-opt, from npm when the system's is too old.
+wasm_opt=wasm-opt
+if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" -lt 116 ] 2>/dev/null || ! command -v wasm-opt >/dev/null; then
+  wasm_opt="$root/target/tools/binaryen/node_modules/.bin/wasm-opt"
+  if [ ! -x "$wasm_opt" ]; then
+    echo "==> npm install binaryen@132 (wasm-opt) into target/tools/binaryen" >&2
+    npm install --no-audit --no-fund --loglevel=error --prefix "$root/target/tools/binaryen" binaryen@132 >&2
+  fi
+fi
+
 # The features rustc's default wasm32 target emits (Rust 1.82+).
-wasm-opt -Oz --strip-debug --strip-producers \
+"$wasm_opt" -Oz --strip-debug --strip-producers \
   --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
   -o "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"

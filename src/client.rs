@@ -193,7 +193,7 @@ impl FundraisingClient {
     #[wasm_bindgen(js_name = signInWithPopup, unchecked_return_type = "Promise<Session>")]
     pub fn sign_in_with_popup(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "SignInOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
     ) -> Promise {
         let started = SignInOptions::from_js(&options_value(options))
             .and_then(|options| Ok((self.open_popup(&options)?, options)));
@@ -209,7 +209,7 @@ impl FundraisingClient {
     #[wasm_bindgen(js_name = signInWithRedirect, unchecked_return_type = "Promise<void>")]
     pub fn sign_in_with_redirect(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "SignInOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
     ) -> Promise {
         let prepared = SignInOptions::from_js(&options_value(options)).and_then(|options| {
             let return_path = options.return_path.clone().or_else(current_path);
@@ -258,7 +258,7 @@ impl FundraisingClient {
     #[wasm_bindgen(js_name = getAccessToken, unchecked_return_type = "Promise<string | null>")]
     pub fn get_access_token(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let auth = self.inner.auth.clone();
         let options = CallOptions::from_js(&options_value(options));
@@ -287,7 +287,7 @@ impl FundraisingClient {
     pub fn get_campaign(
         &self,
         #[wasm_bindgen(js_name = shortName, unchecked_param_type = "string")] short_name: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let inner = self.inner.clone();
         let options = CallOptions::from_js(&options_value(options));
@@ -303,7 +303,7 @@ impl FundraisingClient {
     pub fn get_donation_by_reference(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let inner = self.inner.clone();
         let options = CallOptions::from_js(&options_value(options));
@@ -319,7 +319,7 @@ impl FundraisingClient {
     pub fn create_event(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Event")] event: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let inner = self.inner.clone();
         let options = CallOptions::from_js(&options_value(options));
@@ -335,7 +335,7 @@ impl FundraisingClient {
     pub fn get_event_pages(
         &self,
         #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "PageOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageOptions")] options: Option<Object>,
     ) -> Promise {
         let inner = self.inner.clone();
         let options = PageOptions::from_js(&options_value(options));
@@ -356,7 +356,7 @@ impl FundraisingClient {
     pub fn event_pages(
         &self,
         #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "PagesOptions")] options: Option<Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "PagesOptions")] options: Option<Object>,
     ) -> Result<JsValue, JsValue> {
         let options = PagesOptions::from_js(&options_value(options))?;
         let event_id = number_argument(&event_id, "eventId")?;
@@ -376,8 +376,7 @@ fn event_from_js(value: &JsValue) -> Result<Event, Error> {
     if !value.is_object() {
         return Err(Error::invalid("event", "expected an object"));
     }
-    fundraising_core::json::decode_value(convert::from_js(value, "event")?)
-        .map_err(|e| Error::invalid("event", &e.to_string()))
+    convert::input(value, "event")
 }
 
 /// The current page's path, query and fragment (the default return path of a redirect sign-in).

@@ -57,6 +57,10 @@ pub(crate) fn from_js(value: &JsValue, what: &str) -> Result<Value, Error> {
         return Ok(Value::Bool(b));
     }
     if let Some(n) = value.as_f64() {
+        // Whole numbers stay integers, so they fit integer fields.
+        if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+            return Ok(Value::Number(Number::from(n as i64)));
+        }
         return Number::from_f64(n)
             .map(Value::Number)
             .ok_or_else(|| Error::invalid(what, "numbers must be finite"));
@@ -88,4 +92,13 @@ pub(crate) fn from_js(value: &JsValue, what: &str) -> Result<Value, Error> {
         return Ok(Value::Object(map));
     }
     Err(Error::invalid(what, "expected a plain object"))
+}
+
+/// A JS input (options, an event) as `T`, through core's decoder; `invalid_argument` naming
+/// `what` when it does not fit.
+pub(crate) fn input<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, Error> {
+    fundraising_core::json::decode_value(from_js(value, what)?).map_err(|e| match e {
+        fundraising_core::Error::Decode { message } => Error::invalid(what, &message),
+        other => Error::invalid(what, &other.to_string()),
+    })
 }

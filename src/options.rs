@@ -75,8 +75,7 @@ pub struct SignInOptions {
 impl ClientOptions {
     /// Reads the constructor's options object.
     pub fn from_js(value: &JsValue) -> Result<Self, Error> {
-        fundraising_core::json::decode_value(convert::from_js(value, "options")?)
-            .map_err(|e| Error::invalid("options", &e.to_string()))
+        convert::input(value, "options")
     }
 }
 
@@ -158,10 +157,7 @@ impl SignInOptions {
         let scopes = if scopes.is_undefined() || scopes.is_null() {
             None
         } else {
-            Some(
-                fundraising_core::json::decode_value(convert::from_js(&scopes, "scopes")?)
-                    .map_err(|_| Error::invalid("scopes", "expected an array of strings"))?,
-            )
+            Some(convert::input(&scopes, "scopes")?)
         };
         let timeout_ms = number(value, "timeoutMs")?
             .map(|ms| {
