@@ -7,19 +7,33 @@ use crate::{Error, ServiceDate};
 /// The largest `pageSize` the service allows.
 pub const MAX_PAGE_SIZE: u32 = 100;
 
+/// A number as text for messages, without `f64`'s `Display`: its float-printing machinery
+/// alone is about 10 KB of the gzipped browser package.
+fn number_text(value: f64) -> String {
+    if value.is_finite() && value.fract() == 0.0 && value.abs() < 9.0e15 {
+        (value as i64).to_string()
+    } else {
+        serde_json::Number::from_f64(value)
+            .map_or_else(|| "a non-finite number".to_owned(), |n| n.to_string())
+    }
+}
+
 /// An integer in `min..=max`, or [`Error::InvalidArgument`] naming `field`.
 fn integer_in(field: &str, value: f64, min: i64, max: i64) -> Result<i64, Error> {
     if !value.is_finite() || value.fract() != 0.0 {
         return Err(Error::invalid_argument(
             field,
-            format!("must be a whole number, got {value}"),
+            format!("must be a whole number, got {}", number_text(value)),
         ));
     }
     // Every integer of i32 range, and these bounds, are exact in f64.
     if value < min as f64 || value > max as f64 {
         return Err(Error::invalid_argument(
             field,
-            format!("must be between {min} and {max}, got {value}"),
+            format!(
+                "must be between {min} and {max}, got {}",
+                number_text(value)
+            ),
         ));
     }
     Ok(value as i64)
