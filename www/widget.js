@@ -120,6 +120,7 @@ export class FundraisingCampaignElement extends HTMLElement {
       this.#renderCampaign(campaign);
     } catch (error) {
       if (controller.signal.aborted || error?.code === "aborted") return;
+      console.error(`<fundraising-campaign short-name="${shortName}">:`, error);
       const text = error?.code === "not_found"
         ? `No campaign is called “${shortName}”.`
         : `The campaign could not be loaded: ${error?.message ?? error}`;
