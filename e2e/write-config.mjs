@@ -3,7 +3,7 @@
 // The companion serves www/, so the page reads it at /config.json. No secret ever goes in it.
 //
 //   node e2e/write-config.mjs            (inside scripts/with-servers.sh, or with those variables set)
-import { writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** Path of the generated file (gitignored by www/.gitignore). */
@@ -23,10 +23,24 @@ export function configFromEnv(env = process.env) {
   return config;
 }
 
-/** Writes www/config.json; returns what it wrote. */
+/**
+ * Writes www/config.json (atomically: test files run in parallel processes and the companion
+ * may be serving it) unless it already holds the same; returns the configuration.
+ */
 export function writeConfig(env = process.env) {
   const config = configFromEnv(env);
-  writeFileSync(CONFIG_PATH, `${JSON.stringify(config, null, 2)}\n`);
+  const text = `${JSON.stringify(config, null, 2)}\n`;
+  let current = null;
+  try {
+    current = readFileSync(CONFIG_PATH, "utf8");
+  } catch {
+    // Not written yet.
+  }
+  if (current !== text) {
+    const temporary = `${CONFIG_PATH}.${process.pid}.tmp`;
+    writeFileSync(temporary, text);
+    renameSync(temporary, CONFIG_PATH);
+  }
   return config;
 }
 
