@@ -58,6 +58,7 @@ def run():
         os.makedirs(artifacts, exist_ok=True)
         before = set(glob.glob(artifacts + "*"))
         seeds = os.path.join(FUZZ_DIR, "seeds", target)
+        dict_path = os.path.join(FUZZ_DIR, "dicts", f"{target}.dict")
         log(f"fuzz {target} for {SECONDS}s")
         r = cargo_fuzz(
             "run",
@@ -73,6 +74,7 @@ def run():
             f"-artifact_prefix={artifacts}",
             "-timeout=10",
             "-rss_limit_mb=2048",
+            *([f"-dict={dict_path}"] if os.path.exists(dict_path) else []),
             timeout=SECONDS + 600,
         )
         out = r.stdout + r.stderr
