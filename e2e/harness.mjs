@@ -78,7 +78,10 @@ export function inBrowser(getBrowser, body) {
     const log = [];
     const watch = (page) => {
       const name = () => page.url() || "about:blank";
-      page.on("console", (m) => log.push(`[${new Date().toISOString()}] ${m.type()} ${name()}: ${m.text()}`));
+      page.on("console", (m) => {
+        const source = m.location()?.url ? ` (${m.location().url})` : "";
+        log.push(`[${new Date().toISOString()}] ${m.type()} ${name()}: ${m.text()}${source}`);
+      });
       page.on("pageerror", (e) => log.push(`[${new Date().toISOString()}] pageerror ${name()}: ${e.stack ?? e}`));
       page.on("requestfailed", (r) => log.push(`[${new Date().toISOString()}] requestfailed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
       page.on("framenavigated", (f) => { if (f === page.mainFrame()) log.push(`[${new Date().toISOString()}] navigated ${f.url()}`); });
