@@ -75,6 +75,10 @@ def main(argv):
         print(f"unknown sections: {sorted(unknown)}", file=sys.stderr)
         return 2
     os.makedirs(common.WORK, exist_ok=True)
+    # Server data and logs of the previous run (its SQLite files can hold many events).
+    import shutil
+
+    shutil.rmtree(os.path.join(common.WORK, "runs"), ignore_errors=True)
     rows = []
     timings = []
     for key, module, title in SECTIONS:
