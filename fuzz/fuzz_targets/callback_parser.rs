@@ -8,7 +8,11 @@ use fundraising_core::encoding::form_encode;
 use libfuzzer_sys::fuzz_target;
 
 fn url(code: &str, state: &str) -> String {
-    format!("http://127.0.0.1:8080/?code={}&state={}", form_encode(code), form_encode(state))
+    format!(
+        "http://127.0.0.1:8080/?code={}&state={}",
+        form_encode(code),
+        form_encode(state)
+    )
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -18,7 +22,8 @@ fuzz_target!(|data: &[u8]| {
     match callback::parse(text) {
         Ok(cb) => {
             assert!(!cb.code.is_empty() && !cb.state.is_empty());
-            let again = callback::parse(&url(&cb.code, &cb.state)).expect("re-encoded callback parses");
+            let again =
+                callback::parse(&url(&cb.code, &cb.state)).expect("re-encoded callback parses");
             assert_eq!(again, cb);
         }
         Err(e) => {
@@ -27,8 +32,14 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Some((code, state)) = text.split_once('\u{0}') {
         if !code.is_empty() && !state.is_empty() {
-            let expected = Callback { code: code.to_owned(), state: state.to_owned() };
-            for input in [url(code, state), format!("#code={}&state={}", form_encode(code), form_encode(state))] {
+            let expected = Callback {
+                code: code.to_owned(),
+                state: state.to_owned(),
+            };
+            for input in [
+                url(code, state),
+                format!("#code={}&state={}", form_encode(code), form_encode(state)),
+            ] {
                 let got = callback::parse(&input).unwrap_or_else(|e| panic!("{input:?}: {e}"));
                 assert_eq!(got, expected, "{input:?}");
             }

@@ -26,6 +26,9 @@ fuzz_target!(|data: &[u8]| {
         raw.copy_from_slice(bytes);
         let millis = i64::from_le_bytes(raw);
         let wire = ServiceDate::from_millis(millis).to_wire();
-        assert_eq!(ServiceDate::parse(&wire).expect("wire parses").millis, millis);
+        assert_eq!(
+            ServiceDate::parse(&wire).expect("wire parses").millis,
+            millis
+        );
     }
 });

@@ -4,7 +4,9 @@
 #![no_main]
 
 use fundraising_core::json;
-use fundraising_core::model::{Campaign, Donation, Event, EventCreated, EventPages, FundraisingPageSummary};
+use fundraising_core::model::{
+    Campaign, Donation, Event, EventCreated, EventPages, FundraisingPageSummary,
+};
 use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -18,7 +20,9 @@ fn same(a: &Value, b: &Value) -> bool {
             (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
             _ => x == y,
         },
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
@@ -29,9 +33,13 @@ fn same(a: &Value, b: &Value) -> bool {
 fn round_trip<T: DeserializeOwned + Serialize>(text: &str) -> Option<T> {
     let value: T = json::decode(text).ok()?;
     let first = serde_json::to_value(&value).expect("a decoded model serialises");
-    let again: T = json::decode(&first.to_string()).unwrap_or_else(|e| panic!("own output {first} does not decode: {e}"));
+    let again: T = json::decode(&first.to_string())
+        .unwrap_or_else(|e| panic!("own output {first} does not decode: {e}"));
     let second = serde_json::to_value(&again).expect("serialises");
-    assert!(same(&first, &second), "round trip changed the value:\n{first}\n{second}");
+    assert!(
+        same(&first, &second),
+        "round trip changed the value:\n{first}\n{second}"
+    );
     Some(value)
 }
 
@@ -41,15 +49,29 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Some(campaign) = round_trip::<Campaign>(text) {
         let service = json::to_service_text(&json::campaign_to_service_json(&campaign));
-        let back: Campaign = json::decode(&service).unwrap_or_else(|e| panic!("service shape {service} does not decode: {e}"));
-        let (a, b) = (serde_json::to_value(&campaign).unwrap(), serde_json::to_value(&back).unwrap());
-        assert!(same(&a, &b), "service shape changed the campaign:\n{a}\n{b}");
+        let back: Campaign = json::decode(&service)
+            .unwrap_or_else(|e| panic!("service shape {service} does not decode: {e}"));
+        let (a, b) = (
+            serde_json::to_value(&campaign).unwrap(),
+            serde_json::to_value(&back).unwrap(),
+        );
+        assert!(
+            same(&a, &b),
+            "service shape changed the campaign:\n{a}\n{b}"
+        );
     }
     if let Some(pages) = round_trip::<EventPages>(text) {
         let service = json::to_service_text(&json::event_pages_to_service_json(&pages));
-        let back: EventPages = json::decode(&service).unwrap_or_else(|e| panic!("service shape {service} does not decode: {e}"));
-        let (a, b) = (serde_json::to_value(&pages).unwrap(), serde_json::to_value(&back).unwrap());
-        assert!(same(&a, &b), "service shape changed the event pages:\n{a}\n{b}");
+        let back: EventPages = json::decode(&service)
+            .unwrap_or_else(|e| panic!("service shape {service} does not decode: {e}"));
+        let (a, b) = (
+            serde_json::to_value(&pages).unwrap(),
+            serde_json::to_value(&back).unwrap(),
+        );
+        assert!(
+            same(&a, &b),
+            "service shape changed the event pages:\n{a}\n{b}"
+        );
     }
     round_trip::<Donation>(text);
     round_trip::<Event>(text);
