@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use fundraising_core::model::{Campaign, Donation, Event, EventCreated, EventPages};
+use fundraising_core::model::Event;
 use fundraising_core::validate;
 use js_sys::{Object, Promise};
 use wasm_bindgen::prelude::*;
@@ -17,7 +17,9 @@ use crate::http::{send_with_retry, HttpRequest, HttpResponse};
 use crate::options::{CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
 use crate::pages::EventPagesIterator;
 use crate::resources::{decode, Call, ResourceApi, DEFAULT_TIMEOUT_MS};
-use crate::{convert, Error};
+use crate::decode::{CAMPAIGN, DONATION, EVENT_CREATED, EVENT_PAGES};
+use crate::event::event_from_js;
+use crate::Error;
 
 /// Default `pageSize` of `eventPages`.
 const DEFAULT_ITERATION_PAGE_SIZE: f64 = 100.0;
@@ -58,27 +60,27 @@ impl Inner {
         self: &Rc<Self>,
         short_name: &str,
         signal: Option<AbortSignal>,
-    ) -> Result<Campaign, Error> {
+    ) -> Result<JsValue, Error> {
         let call = self.api.campaign(short_name)?;
-        decode(self.send(call, signal).await?)
+        decode(self.send(call, signal).await?, &CAMPAIGN)
     }
 
     pub(crate) async fn donation(
         self: &Rc<Self>,
         reference: &str,
         signal: Option<AbortSignal>,
-    ) -> Result<Donation, Error> {
+    ) -> Result<JsValue, Error> {
         let call = self.api.donation(reference)?;
-        decode(self.send(call, signal).await?)
+        decode(self.send(call, signal).await?, &DONATION)
     }
 
     pub(crate) async fn create_event(
         self: &Rc<Self>,
         event: &Event,
         signal: Option<AbortSignal>,
-    ) -> Result<EventCreated, Error> {
+    ) -> Result<JsValue, Error> {
         let call = self.api.create_event(event)?;
-        decode(self.send(call, signal).await?)
+        decode(self.send(call, signal).await?, &EVENT_CREATED)
     }
 
     pub(crate) async fn event_pages(
@@ -87,9 +89,9 @@ impl Inner {
         page: Option<f64>,
         page_size: Option<f64>,
         signal: Option<AbortSignal>,
-    ) -> Result<EventPages, Error> {
+    ) -> Result<JsValue, Error> {
         let call = self.api.event_pages(event_id, page, page_size)?;
-        decode(self.send(call, signal).await?)
+        decode(self.send(call, signal).await?, &EVENT_PAGES)
     }
 }
 
@@ -200,7 +202,7 @@ impl FundraisingClient {
         let auth = self.inner.auth.clone();
         promise(async move {
             let (pending, options) = started?;
-            convert::to_js(&auth.finish_popup(&pending, &options).await?)
+            Ok(auth.finish_popup(&pending, &options).await?.to_js())
         })
     }
 
@@ -238,7 +240,7 @@ impl FundraisingClient {
         let auth = self.inner.auth.clone();
         promise(async move {
             match auth.handle_callback(url).await? {
-                Some(session) => convert::to_js(&session),
+                Some(session) => Ok(session.to_js()),
                 None => Ok(JsValue::NULL),
             }
         })
@@ -248,7 +250,7 @@ impl FundraisingClient {
     #[wasm_bindgen(getter, unchecked_return_type = "Session | null")]
     pub fn session(&self) -> Result<JsValue, JsValue> {
         match self.inner.auth.session() {
-            Some(session) => Ok(convert::to_js(&session)?),
+            Some(session) => Ok(session.to_js()),
             None => Ok(JsValue::NULL),
         }
     }
@@ -294,7 +296,7 @@ impl FundraisingClient {
         promise(async move {
             let options = options?;
             let short_name = text_argument(&short_name, "shortName")?;
-            convert::to_js(&inner.campaign(&short_name, options.signal).await?)
+            inner.campaign(&short_name, options.signal).await
         })
     }
 
@@ -310,7 +312,7 @@ impl FundraisingClient {
         promise(async move {
             let options = options?;
             let reference = text_argument(&reference, "reference")?;
-            convert::to_js(&inner.donation(&reference, options.signal).await?)
+            inner.donation(&reference, options.signal).await
         })
     }
 
@@ -326,7 +328,7 @@ impl FundraisingClient {
         let event = event_from_js(&event);
         promise(async move {
             let options = options?;
-            convert::to_js(&inner.create_event(&event?, options.signal).await?)
+            inner.create_event(&event?, options.signal).await
         })
     }
 
@@ -342,10 +344,9 @@ impl FundraisingClient {
         promise(async move {
             let options = options?;
             let event_id = number_argument(&event_id, "eventId")?;
-            let pages = inner
+            inner
                 .event_pages(event_id, options.page, options.page_size, options.signal)
-                .await?;
-            convert::to_js(&pages)
+                .await
         })
     }
 
@@ -369,14 +370,6 @@ impl FundraisingClient {
             options.signal,
         ))
     }
-}
-
-/// The event object of `createEvent` as core's model (dates as `Date`).
-fn event_from_js(value: &JsValue) -> Result<Event, Error> {
-    if !value.is_object() {
-        return Err(Error::invalid("event", "expected an object"));
-    }
-    convert::input(value, "event")
 }
 
 /// The current page's path, query and fragment (the default return path of a redirect sign-in).

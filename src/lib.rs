@@ -5,9 +5,11 @@
 
 mod auth;
 mod client;
-mod convert;
+mod decode;
 mod error;
+mod event;
 mod http;
+mod js_object;
 mod options;
 mod pages;
 mod random;
@@ -21,3 +23,10 @@ pub use error::Error;
 pub use options::{CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
 pub use pages::EventPagesIterator;
 pub use resources::{ResourceApi, DEFAULT_TIMEOUT_MS};
+
+/// A small free-list allocator instead of dlmalloc (the package is single-threaded).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    // SAFETY: wasm32-unknown-unknown without the atomics feature runs one thread.
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };

@@ -1,16 +1,14 @@
 //! The options objects of the JS API. `build.rs` turns these structs into the TypeScript
 //! declarations, so each field here is a member there.
 
-use js_sys::Reflect;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
-use crate::{convert, Error};
+use crate::js_object::{member, number, string, strings};
+use crate::Error;
 
 /// Options of `new FundraisingClient(options)`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct ClientOptions {
     /// The application id (the `{appId}` segment of resource paths, `client_id` of sign-in).
     pub app_id: String,
@@ -75,15 +73,27 @@ pub struct SignInOptions {
 impl ClientOptions {
     /// Reads the constructor's options object.
     pub fn from_js(value: &JsValue) -> Result<Self, Error> {
-        convert::input(value, "options")
-    }
-}
-
-fn member(options: &JsValue, name: &str) -> JsValue {
-    if options.is_object() {
-        Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
-    } else {
-        JsValue::UNDEFINED
+        if !value.is_object() {
+            return Err(Error::invalid("options", "expected an object"));
+        }
+        let timeout_ms = number(value, "timeoutMs")?
+            .map(|ms| {
+                if ms.is_finite() && ms > 0.0 {
+                    Ok(ms.min(f64::from(u32::MAX)) as u32)
+                } else {
+                    Err(Error::invalid("timeoutMs", "expected a positive number"))
+                }
+            })
+            .transpose()?;
+        Ok(ClientOptions {
+            app_id: string(value, "appId")?.ok_or_else(|| Error::invalid("appId", "is required"))?,
+            base_url: string(value, "baseUrl")?.ok_or_else(|| Error::invalid("baseUrl", "is required"))?,
+            auth_url: string(value, "authUrl")?,
+            redirect_uri: string(value, "redirectUri")?,
+            companion_url: string(value, "companionUrl")?,
+            scopes: strings(value, "scopes")?,
+            timeout_ms,
+        })
     }
 }
 
@@ -96,28 +106,6 @@ fn signal(options: &JsValue) -> Result<Option<AbortSignal>, Error> {
         .dyn_into::<AbortSignal>()
         .map(Some)
         .map_err(|_| Error::invalid("signal", "expected an AbortSignal"))
-}
-
-fn number(options: &JsValue, name: &str) -> Result<Option<f64>, Error> {
-    let value = member(options, name);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    value
-        .as_f64()
-        .map(Some)
-        .ok_or_else(|| Error::invalid(name, "expected a number"))
-}
-
-fn string(options: &JsValue, name: &str) -> Result<Option<String>, Error> {
-    let value = member(options, name);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    value
-        .as_string()
-        .map(Some)
-        .ok_or_else(|| Error::invalid(name, "expected a string"))
 }
 
 impl CallOptions {
@@ -153,12 +141,7 @@ impl PagesOptions {
 impl SignInOptions {
     /// Reads `{scopes, prompt, loginHint, returnPath, timeoutMs, signal}`.
     pub fn from_js(value: &JsValue) -> Result<Self, Error> {
-        let scopes = member(value, "scopes");
-        let scopes = if scopes.is_undefined() || scopes.is_null() {
-            None
-        } else {
-            Some(convert::input(&scopes, "scopes")?)
-        };
+        let scopes = strings(value, "scopes")?;
         let timeout_ms = number(value, "timeoutMs")?
             .map(|ms| {
                 if ms.is_finite() && ms >= 0.0 {

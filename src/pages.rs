@@ -4,13 +4,14 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use js_sys::{Object, Promise, Reflect};
+use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
 use crate::client::Inner;
-use crate::{convert, Error};
+use crate::js_object::member;
+use crate::Error;
 
 #[wasm_bindgen(module = "/src/js/iterator.js")]
 extern "C" {
@@ -100,19 +101,18 @@ async fn step(cursor: &RefCell<Cursor>) -> Result<JsValue, Error> {
                 signal,
             )
             .await?;
+        let summaries = Array::from(&member(&pages, "fundraisingPages"));
+        let total_pages = member(&pages, "totalPages").as_f64().unwrap_or(0.0);
         let mut c = cursor.borrow_mut();
         c.next_page = page + 1;
-        let total_pages = u32::try_from(pages.total_pages).unwrap_or(0);
         // Without a page count, a short page is the last one.
-        c.finished = pages.fundraising_pages.is_empty()
-            || if total_pages > 0 {
-                page >= total_pages
+        c.finished = summaries.length() == 0
+            || if total_pages > 0.0 {
+                f64::from(page) >= total_pages
             } else {
-                pages.fundraising_pages.len() < size as usize
+                summaries.length() < size
             };
-        for summary in &pages.fundraising_pages {
-            c.buffer.push_back(convert::to_js(summary)?);
-        }
+        c.buffer.extend(summaries.iter());
     }
 }
 

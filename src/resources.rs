@@ -3,9 +3,11 @@
 
 use fundraising_core::model::Event;
 use fundraising_core::service_error::parse_error_body;
-use fundraising_core::{json, validate};
-use serde::de::DeserializeOwned;
+use fundraising_core::validate;
+use wasm_bindgen::JsValue;
 
+use crate::decode::{self, Shape};
+use crate::event::event_body;
 use crate::http::HttpResponse;
 use crate::Error;
 
@@ -60,9 +62,7 @@ impl ResourceApi {
     /// `POST /{appId}/v1/event/`, never retried (no duplicate events).
     pub(crate) fn create_event(&self, event: &Event) -> Result<Call, Error> {
         validate::event(event)?;
-        let body = serde_json::to_value(event)
-            .map_err(|e| Error::invalid("event", &e.to_string()))?
-            .to_string();
+        let body = event_body(event);
         Ok(Call {
             method: "POST",
             url: self.url(&["event", ""], ""),
@@ -113,10 +113,10 @@ impl ResourceApi {
     }
 }
 
-/// A 2xx body decoded as `T`; any other status as the service's error.
-pub(crate) fn decode<T: DeserializeOwned>(response: HttpResponse) -> Result<T, Error> {
+/// A 2xx body as the JS value of `shape`; any other status as the service's error.
+pub(crate) fn decode(response: HttpResponse, shape: &'static Shape) -> Result<JsValue, Error> {
     if (200..300).contains(&response.status) {
-        Ok(json::decode(&response.body)?)
+        decode::decode(&response.body, shape)
     } else {
         Err(
             fundraising_core::Error::Service(parse_error_body(response.status, &response.body))

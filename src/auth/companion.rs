@@ -3,11 +3,13 @@
 
 use fundraising_core::service_error::parse_error_body;
 use fundraising_core::ServiceDate;
-use serde::{Deserialize, Serialize};
+use js_sys::Object;
+use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
 use super::{Profile, Session};
 use crate::http::{send, HttpRequest, HttpResponse};
+use crate::js_object::{member, number, parse_json, set, string, to_json};
 use crate::Error;
 
 /// The companion at `url`.
@@ -15,26 +17,6 @@ use crate::Error;
 pub(crate) struct Companion {
     url: String,
     timeout_ms: u32,
-}
-
-/// The body of `POST /auth/token`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct TokenRequest<'a> {
-    code: &'a str,
-    code_verifier: &'a str,
-    nonce: &'a str,
-    redirect_uri: &'a str,
-}
-
-/// The companion's answer `{accessToken, tokenType, expiresIn, expiresAt (ms), scope, profile}`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TokenAnswer {
-    access_token: String,
-    expires_at: f64,
-    scope: Option<String>,
-    profile: Profile,
 }
 
 impl Companion {
@@ -54,14 +36,12 @@ impl Companion {
         redirect_uri: &str,
         signal: Option<&AbortSignal>,
     ) -> Result<Session, Error> {
-        let body = serde_json::to_value(TokenRequest {
-            code,
-            code_verifier,
-            nonce,
-            redirect_uri,
-        })
-        .map_err(|e| Error::Decode(e.to_string()))?
-        .to_string();
+        let body = Object::new();
+        set(&body, "code", &code.into());
+        set(&body, "codeVerifier", &code_verifier.into());
+        set(&body, "nonce", &nonce.into());
+        set(&body, "redirectUri", &redirect_uri.into());
+        let body = to_json(&body);
         let answer = self.post("/auth/token", Some(&body), signal).await?;
         session(answer)
     }
@@ -98,37 +78,38 @@ impl Companion {
     }
 }
 
-/// The companion's error body `{error, message}`.
-#[derive(Deserialize)]
-struct CompanionError {
-    error: String,
-    message: Option<String>,
-}
-
+/// The companion's error body `{error, message}` as [`Error::Companion`].
 fn companion_error(response: &HttpResponse) -> Error {
-    match fundraising_core::json::decode::<CompanionError>(&response.body) {
-        Ok(body) => Error::Companion {
-            message: body.message.unwrap_or_else(|| body.error.clone()),
-            code: body.error,
+    let body = parse_json(&response.body).unwrap_or(JsValue::UNDEFINED);
+    match string(&body, "error").ok().flatten() {
+        Some(code) => Error::Companion {
+            message: string(&body, "message").ok().flatten().unwrap_or_else(|| code.clone()),
+            code,
             status: response.status,
         },
-        Err(_) => {
-            let error = parse_error_body(response.status, &response.body);
-            Error::Companion {
-                code: "http_error".to_owned(),
-                status: error.status,
-                message: error.message,
-            }
-        }
+        None => Error::Companion {
+            code: "http_error".to_owned(),
+            status: response.status,
+            message: parse_error_body(response.status, &response.body).message,
+        },
     }
 }
 
+/// The answer `{accessToken, tokenType, expiresIn, expiresAt (ms), scope, profile: {sub, name, email}}`.
 fn session(response: HttpResponse) -> Result<Session, Error> {
-    let answer: TokenAnswer = fundraising_core::json::decode(&response.body)?;
+    let answer = parse_json(&response.body)?;
+    let bad = |what: &str| Error::Decode(["the companion's answer has no valid ", what].concat());
+    let profile = member(&answer, "profile");
     Ok(Session {
-        access_token: answer.access_token,
-        expires_at: ServiceDate::from_millis(answer.expires_at as i64),
-        scope: answer.scope,
-        profile: answer.profile,
+        access_token: string(&answer, "accessToken").ok().flatten().ok_or_else(|| bad("accessToken"))?,
+        expires_at: ServiceDate::from_millis(
+            number(&answer, "expiresAt").ok().flatten().ok_or_else(|| bad("expiresAt"))? as i64,
+        ),
+        scope: string(&answer, "scope").ok().flatten(),
+        profile: Profile {
+            sub: string(&profile, "sub").ok().flatten().ok_or_else(|| bad("profile.sub"))?,
+            name: string(&profile, "name").ok().flatten(),
+            email: string(&profile, "email").ok().flatten(),
+        },
     })
 }

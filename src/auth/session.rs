@@ -3,12 +3,15 @@
 use std::fmt;
 
 use fundraising_core::ServiceDate;
-use serde::{Deserialize, Serialize};
+use js_sys::Object;
+use wasm_bindgen::JsValue;
+
+use crate::decode::date;
+use crate::js_object::set;
 
 /// The current sign-in: a short-lived access token (the refresh token stays in the
 /// companion's HttpOnly cookie) and who signed in.
-#[derive(Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone)]
 pub struct Session {
     /// The bearer token for resource calls.
     pub access_token: String,
@@ -21,8 +24,7 @@ pub struct Session {
 }
 
 /// The signed-in user, from the validated id_token.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct Profile {
     /// The user's stable identifier.
     pub sub: String,
@@ -40,5 +42,25 @@ impl fmt::Debug for Session {
             .field("scope", &self.scope)
             .field("profile", &self.profile)
             .finish()
+    }
+}
+
+fn text_or_null(value: &Option<String>) -> JsValue {
+    value.as_deref().map_or(JsValue::NULL, JsValue::from_str)
+}
+
+impl Session {
+    /// The session as JS sees it: `{accessToken, expiresAt: Date, scope, profile: {sub, name, email}}`.
+    pub fn to_js(&self) -> JsValue {
+        let profile = Object::new();
+        set(&profile, "sub", &self.profile.sub.as_str().into());
+        set(&profile, "name", &text_or_null(&self.profile.name));
+        set(&profile, "email", &text_or_null(&self.profile.email));
+        let session = Object::new();
+        set(&session, "accessToken", &self.access_token.as_str().into());
+        set(&session, "expiresAt", &date(self.expires_at));
+        set(&session, "scope", &text_or_null(&self.scope));
+        set(&session, "profile", &profile);
+        session.into()
     }
 }

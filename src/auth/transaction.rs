@@ -1,9 +1,10 @@
 //! The redirect flow's pending sign-in, kept in `sessionStorage` across the navigation.
 
-use serde::{Deserialize, Serialize};
+use js_sys::Object;
 use web_sys::Storage;
 
 use super::SignInRequest;
+use crate::js_object::{number, parse_json, set, string, to_json};
 use crate::timer::now_ms;
 use crate::Error;
 
@@ -13,8 +14,6 @@ const KEY_PREFIX: &str = "fundraising-client:signin:";
 pub(crate) const MAX_AGE_MS: f64 = 10.0 * 60.0 * 1000.0;
 
 /// What the redirect flow needs back on the home page.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
 pub(crate) struct Transaction {
     pub state: String,
     pub nonce: String,
@@ -46,9 +45,16 @@ impl Transaction {
 
     /// Stores it under its state.
     pub(crate) fn save(&self) -> Result<(), Error> {
-        let text = serde_json::to_value(self)
-            .map_err(|e| Error::Decode(e.to_string()))?
-            .to_string();
+        let object = Object::new();
+        set(&object, "state", &self.state.as_str().into());
+        set(&object, "nonce", &self.nonce.as_str().into());
+        set(&object, "codeVerifier", &self.code_verifier.as_str().into());
+        set(&object, "redirectUri", &self.redirect_uri.as_str().into());
+        if let Some(path) = &self.return_path {
+            set(&object, "returnPath", &path.as_str().into());
+        }
+        set(&object, "createdAt", &self.created_at.into());
+        let text = to_json(&object);
         storage()?
             .set_item(&[KEY_PREFIX, &self.state].concat(), &text)
             .map_err(|_| Error::Unsupported("sessionStorage refused the sign-in transaction"))
@@ -60,7 +66,20 @@ impl Transaction {
         let key = [KEY_PREFIX, state].concat();
         let text = storage.get_item(&key).ok().flatten();
         let _ = storage.remove_item(&key);
-        Ok(text.and_then(|t| fundraising_core::json::decode(&t).ok()))
+        Ok(text.and_then(|t| Self::from_json(&t)))
+    }
+
+    fn from_json(text: &str) -> Option<Self> {
+        let value = parse_json(text).ok()?;
+        let text = |name| string(&value, name).ok().flatten();
+        Some(Transaction {
+            state: text("state")?,
+            nonce: text("nonce")?,
+            code_verifier: text("codeVerifier")?,
+            redirect_uri: text("redirectUri")?,
+            return_path: text("returnPath"),
+            created_at: number(&value, "createdAt").ok().flatten()?,
+        })
     }
 
     /// True when it is older than [`MAX_AGE_MS`].
