@@ -1,5 +1,6 @@
 // Writes www/config.json, the demo page's sandbox addresses, from the environment that
-// scripts/with-servers.sh exports (FUNDRAISING_APP_ID, FUNDRAISING_BASE_URL, FUNDRAISING_AUTH_URL).
+// scripts/with-servers.sh exports (FUNDRAISING_APP_ID, FUNDRAISING_COMPANION_URL,
+// FUNDRAISING_BASE_URL, FUNDRAISING_AUTH_URL).
 // The companion serves www/, so the page reads it at /config.json. No secret ever goes in it.
 //
 //   node e2e/write-config.mjs            (inside scripts/with-servers.sh, or with those variables set)
@@ -9,17 +10,27 @@ import { fileURLToPath } from "node:url";
 /** Path of the generated file (gitignored by www/.gitignore). */
 export const CONFIG_PATH = fileURLToPath(new URL("../www/config.json", import.meta.url));
 
-/** The configuration the page needs, from the environment; throws when an address is missing. */
+/**
+ * The configuration the page needs, from the environment; throws when an address is missing.
+ * `companionUrl` says which server it was written for: a page served from another origin (say
+ * `make demo` after a test run on other ports) ignores it.
+ */
 export function configFromEnv(env = process.env) {
   const config = {
     appId: env.FUNDRAISING_APP_ID || "demo-app",
+    companionUrl: env.FUNDRAISING_COMPANION_URL,
     baseUrl: env.FUNDRAISING_BASE_URL,
     authUrl: env.FUNDRAISING_AUTH_URL,
   };
-  for (const [key, name] of [["baseUrl", "FUNDRAISING_BASE_URL"], ["authUrl", "FUNDRAISING_AUTH_URL"]]) {
+  for (const [key, name] of [
+    ["companionUrl", "FUNDRAISING_COMPANION_URL"],
+    ["baseUrl", "FUNDRAISING_BASE_URL"],
+    ["authUrl", "FUNDRAISING_AUTH_URL"],
+  ]) {
     if (!config[key]) throw new Error(`${name} is not set: run this inside scripts/with-servers.sh`);
     config[key] = config[key].replace(/\/+$/, "");
   }
+  config.companionUrl = new URL(config.companionUrl).origin;
   return config;
 }
 

@@ -1,6 +1,7 @@
 // The demo page's client configuration. The page's own origin is the companion (it serves this
 // site) and "/" is the registered home page; the sandbox addresses come from config.json, which
-// the runner writes next to this file (e2e/write-config.mjs), falling back to the default ports.
+// the runner writes next to this file (e2e/write-config.mjs) for one companion address, falling
+// back to the default ports on this host.
 
 /** Default sandbox ports of `make demo` on the page's host. */
 const DEFAULT_API_PORT = 8081;
@@ -18,8 +19,9 @@ export async function loadConfig() {
   };
   try {
     const response = await fetch(new URL("config.json", import.meta.url), { cache: "no-store" });
-    if (response.ok) {
-      const served = await response.json();
+    const served = response.ok ? await response.json() : null;
+    // Written for this server only (a file left by a run on other ports is ignored).
+    if (served?.companionUrl === location.origin) {
       for (const key of ["appId", "baseUrl", "authUrl"]) {
         if (typeof served[key] === "string" && served[key] !== "") config[key] = served[key];
       }
