@@ -110,7 +110,9 @@ fn snake(name: &str) -> String {
 /// The schema of a model struct for `src/decode.rs`: each field's JS name, kind and presence
 /// (`Option` -> optional, `#[serde(default)]` -> default, else required).
 fn write_shape(out: &mut String, s: &syn::ItemStruct, source: &Path, enums: &[String]) {
-    let Fields::Named(fields) = &s.fields else { return };
+    let Fields::Named(fields) = &s.fields else {
+        return;
+    };
     let name = s.ident.to_string();
     let container = serde_attrs(&s.attrs);
     let mut lines = Vec::new();
@@ -121,10 +123,14 @@ fn write_shape(out: &mut String, s: &syn::ItemStruct, source: &Path, enums: &[St
         }
         let rust_name = field.ident.as_ref().expect("named field").to_string();
         let rust_name = rust_name.trim_start_matches("r#");
-        let js_name = attrs.rename.clone().unwrap_or_else(|| match container.rename_all.as_deref() {
-            Some("camelCase") => camel_case(rust_name),
-            _ => rust_name.to_owned(),
-        });
+        let js_name =
+            attrs
+                .rename
+                .clone()
+                .unwrap_or_else(|| match container.rename_all.as_deref() {
+                    Some("camelCase") => camel_case(rust_name),
+                    _ => rust_name.to_owned(),
+                });
         let (ty, presence) = match option_inner(&field.ty) {
             Some(inner) => (inner, "Optional"),
             None if attrs.default => (&field.ty, "Default"),
@@ -132,7 +138,10 @@ fn write_shape(out: &mut String, s: &syn::ItemStruct, source: &Path, enums: &[St
         };
         let kind = match attrs.deserialize_with.as_deref() {
             Some("decimal_text::text" | "decimal_text::opt_text") => "Kind::TextNumber".to_owned(),
-            Some(other) => panic!("{}: deserialize_with = {other:?} has no decoder here", source.display()),
+            Some(other) => panic!(
+                "{}: deserialize_with = {other:?} has no decoder here",
+                source.display()
+            ),
             None => kind(ty, source, enums, out),
         };
         lines.push(format!(
@@ -149,7 +158,8 @@ fn write_shape(out: &mut String, s: &syn::ItemStruct, source: &Path, enums: &[St
 }
 
 fn kind(ty: &Type, source: &Path, enums: &[String], out: &mut String) -> String {
-    let segment = last_segment(ty).unwrap_or_else(|| panic!("{}: unsupported type", source.display()));
+    let segment =
+        last_segment(ty).unwrap_or_else(|| panic!("{}: unsupported type", source.display()));
     let name = segment.ident.to_string();
     match name.as_str() {
         "String" => "Kind::Text".into(),
@@ -164,7 +174,9 @@ fn kind(ty: &Type, source: &Path, enums: &[String], out: &mut String) -> String 
             writeln!(out, "static {item}: Kind = {inner};\n").unwrap();
             format!("Kind::List(&{item})")
         }
-        other if enums.iter().any(|e| e == other) => format!("Kind::Enum(canonical_{})", snake(other)),
+        other if enums.iter().any(|e| e == other) => {
+            format!("Kind::Enum(canonical_{})", snake(other))
+        }
         other if other.chars().next().is_some_and(char::is_uppercase) => {
             format!("Kind::Struct(&{})", snake(other).to_uppercase())
         }
@@ -330,7 +342,6 @@ fn option_inner(ty: &Type) -> Option<&Type> {
         .then(|| generic_arg(segment))
         .flatten()
 }
-
 
 fn ts_type(ty: &Type, source: &Path) -> String {
     if let Type::Reference(r) = ty {

@@ -13,12 +13,12 @@ use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
 use crate::auth::{Auth, AuthConfig, PopupSignIn, Session};
+use crate::decode::{CAMPAIGN, DONATION, EVENT_CREATED, EVENT_PAGES};
+use crate::event::event_from_js;
 use crate::http::{send_with_retry, HttpRequest, HttpResponse};
 use crate::options::{CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
 use crate::pages::EventPagesIterator;
 use crate::resources::{decode, Call, ResourceApi, DEFAULT_TIMEOUT_MS};
-use crate::decode::{CAMPAIGN, DONATION, EVENT_CREATED, EVENT_PAGES};
-use crate::event::event_from_js;
 use crate::Error;
 
 /// Default `pageSize` of `eventPages`.
@@ -113,10 +113,15 @@ pub struct FundraisingClient {
 }
 
 /// Runs `work` as a Promise whose rejection is a `FundraisingError`.
+/// (Generic only in this thin shell: the Promise machinery is compiled once, for the boxed future.)
 fn promise<F>(work: F) -> Promise
 where
-    F: std::future::Future<Output = Result<JsValue, Error>> + 'static,
+    F: Future<Output = Result<JsValue, Error>> + 'static,
 {
+    spawn(Box::pin(work))
+}
+
+pub(crate) fn spawn(work: Pin<Box<dyn Future<Output = Result<JsValue, Error>>>>) -> Promise {
     future_to_promise(async move { work.await.map_err(JsValue::from) })
 }
 

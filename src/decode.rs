@@ -77,12 +77,17 @@ fn object(value: &JsValue, shape: &Shape) -> Result<JsValue, Error> {
     if !value.is_object() || Array::is_array(value) {
         return Err(Error::Decode([shape.name, ": expected an object"].concat()));
     }
-    let keys: Vec<JsValue> = Object::keys(value.unchecked_ref::<Object>()).iter().collect();
+    let keys: Vec<JsValue> = Object::keys(value.unchecked_ref::<Object>())
+        .iter()
+        .collect();
     let out = Object::new();
     for field in shape.fields {
         let found = keys
             .iter()
-            .filter(|key| key.as_string().is_some_and(|k| k.eq_ignore_ascii_case(field.name)))
+            .filter(|key| {
+                key.as_string()
+                    .is_some_and(|k| k.eq_ignore_ascii_case(field.name))
+            })
             .map(|key| Reflect::get(value, key).unwrap_or(JsValue::NULL))
             .find(|member| !member.is_null() && !member.is_undefined());
         let converted = match (found, &field.presence) {

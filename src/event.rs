@@ -20,7 +20,10 @@ pub(crate) fn event_from_js(value: &JsValue) -> Result<Event, Error> {
             if id.fract() == 0.0 && id >= f64::from(i32::MIN) && id <= f64::from(i32::MAX) {
                 Ok(id as i32)
             } else {
-                Err(Error::invalid("charityId", "expected a 32-bit whole number"))
+                Err(Error::invalid(
+                    "charityId",
+                    "expected a 32-bit whole number",
+                ))
             }
         })
         .transpose()?;
@@ -71,6 +74,10 @@ pub(crate) fn event_body(event: &Event) -> String {
     set(&body, "startDate", &date(&event.start_date));
     set(&body, "eventType", &event.event_type.as_str().into());
     set(&body, "location", &event.location.as_str().into());
-    set(&body, "charityId", &event.charity_id.map_or(JsValue::NULL, JsValue::from));
+    set(
+        &body,
+        "charityId",
+        &event.charity_id.map_or(JsValue::NULL, JsValue::from),
+    );
     to_json(&body)
 }

@@ -59,7 +59,10 @@ pub(crate) fn strings(object: &JsValue, name: &str) -> Result<Option<Vec<String>
     }
     Array::from(&value)
         .iter()
-        .map(|item| item.as_string().ok_or_else(|| Error::invalid(name, "expected an array of strings")))
+        .map(|item| {
+            item.as_string()
+                .ok_or_else(|| Error::invalid(name, "expected an array of strings"))
+        })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }

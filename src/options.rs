@@ -86,8 +86,10 @@ impl ClientOptions {
             })
             .transpose()?;
         Ok(ClientOptions {
-            app_id: string(value, "appId")?.ok_or_else(|| Error::invalid("appId", "is required"))?,
-            base_url: string(value, "baseUrl")?.ok_or_else(|| Error::invalid("baseUrl", "is required"))?,
+            app_id: string(value, "appId")?
+                .ok_or_else(|| Error::invalid("appId", "is required"))?,
+            base_url: string(value, "baseUrl")?
+                .ok_or_else(|| Error::invalid("baseUrl", "is required"))?,
             auth_url: string(value, "authUrl")?,
             redirect_uri: string(value, "redirectUri")?,
             companion_url: string(value, "companionUrl")?,

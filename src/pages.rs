@@ -6,7 +6,6 @@ use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
 use crate::client::Inner;
@@ -71,7 +70,7 @@ impl EventPagesIterator {
     )]
     pub fn next(&self) -> Promise {
         let cursor = self.cursor.clone();
-        future_to_promise(async move { step(&cursor).await.map_err(JsValue::from) })
+        crate::client::spawn(Box::pin(async move { step(&cursor).await }))
     }
 }
 

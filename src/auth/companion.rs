@@ -83,7 +83,10 @@ fn companion_error(response: &HttpResponse) -> Error {
     let body = parse_json(&response.body).unwrap_or(JsValue::UNDEFINED);
     match string(&body, "error").ok().flatten() {
         Some(code) => Error::Companion {
-            message: string(&body, "message").ok().flatten().unwrap_or_else(|| code.clone()),
+            message: string(&body, "message")
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| code.clone()),
             code,
             status: response.status,
         },
@@ -101,13 +104,22 @@ fn session(response: HttpResponse) -> Result<Session, Error> {
     let bad = |what: &str| Error::Decode(["the companion's answer has no valid ", what].concat());
     let profile = member(&answer, "profile");
     Ok(Session {
-        access_token: string(&answer, "accessToken").ok().flatten().ok_or_else(|| bad("accessToken"))?,
+        access_token: string(&answer, "accessToken")
+            .ok()
+            .flatten()
+            .ok_or_else(|| bad("accessToken"))?,
         expires_at: ServiceDate::from_millis(
-            number(&answer, "expiresAt").ok().flatten().ok_or_else(|| bad("expiresAt"))? as i64,
+            number(&answer, "expiresAt")
+                .ok()
+                .flatten()
+                .ok_or_else(|| bad("expiresAt"))? as i64,
         ),
         scope: string(&answer, "scope").ok().flatten(),
         profile: Profile {
-            sub: string(&profile, "sub").ok().flatten().ok_or_else(|| bad("profile.sub"))?,
+            sub: string(&profile, "sub")
+                .ok()
+                .flatten()
+                .ok_or_else(|| bad("profile.sub"))?,
             name: string(&profile, "name").ok().flatten(),
             email: string(&profile, "email").ok().flatten(),
         },

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use fundraising_core::callback;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 use super::popup::{self, PopupSignIn};
@@ -225,7 +225,7 @@ impl Auth {
         let result: Rc<RefCell<Option<Result<Session, Error>>>> = Rc::default();
         let auth = self.clone();
         let slot = result.clone();
-        let done = future_to_promise(async move {
+        let done = crate::client::spawn(Box::pin(async move {
             let outcome = match auth.companion() {
                 Ok(companion) => companion.refresh(None).await,
                 Err(e) => Err(e),
@@ -238,7 +238,7 @@ impl Auth {
             *slot.borrow_mut() = Some(outcome);
             auth.flight.borrow_mut().take();
             Ok(JsValue::UNDEFINED)
-        });
+        }));
         let flight = Flight { done, result };
         *self.flight.borrow_mut() = Some(flight.clone());
         flight
