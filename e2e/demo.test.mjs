@@ -178,7 +178,7 @@ describe("event registration", () => {
     assert.equal((await pages.json()).eventId, eventId);
   });
 
-  it("shows the package's validation message and sends nothing when the name is missing", async ({ page }) => {
+  it("shows the package's validation messages (missing name, inconsistent dates) and sends nothing", async ({ page }) => {
     await openDemo(page, env.companionUrl);
     const posts = [];
     page.on("request", (r) => { if (r.method() === "POST" && r.url().startsWith(env.baseUrl)) posts.push(r.url()); });
@@ -190,6 +190,15 @@ describe("event registration", () => {
     assert.equal(await error.getAttribute("data-code"), "invalid_argument");
     assert.match(await error.textContent(), /name/i);
     assert.equal(await form.locator("[name=name]").getAttribute("aria-invalid"), "true");
+
+    // Dates that contradict each other: finished before it started.
+    await form.locator("[name=name]").fill("Backwards trek");
+    await form.locator("[name=startDate]").fill("2026-06-02");
+    await form.locator("[name=completionDate]").fill("2026-06-01");
+    await form.locator("button[type=submit]").click();
+    await page.locator("#event-error[data-code=invalid_argument]").waitFor();
+    assert.match(await page.locator("#event-error").textContent(), /date/i);
+    assert.equal(await form.locator("[name=name]").getAttribute("aria-invalid"), null);
     assert.deepEqual(posts, []);
   });
 });
