@@ -161,3 +161,130 @@ fn default(kind: &Kind) -> Result<JsValue, Error> {
 pub(crate) fn date(date: ServiceDate) -> JsValue {
     js_sys::Date::new(&JsValue::from_f64(date.millis as f64)).into()
 }
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    fn get(value: &JsValue, path: &str) -> JsValue {
+        path.split('.').fold(value.clone(), |v, name| {
+            Reflect::get(&v, &JsValue::from_str(name)).unwrap()
+        })
+    }
+
+    fn millis(value: &JsValue, path: &str) -> f64 {
+        get(value, path)
+            .dyn_into::<js_sys::Date>()
+            .expect("a Date")
+            .get_time()
+    }
+
+    fn decode_error(body: &str, shape: &'static Shape) -> String {
+        match decode(body, shape) {
+            Err(e @ Error::Decode(_)) => e.to_string(),
+            other => panic!("expected a decode error, got {other:?}"),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn pascal_case_campaign_fixture_becomes_camel_case() {
+        let c = decode(include_str!("../tests/fixtures/campaign.json"), &CAMPAIGN).unwrap();
+        assert_eq!(
+            get(&c, "campaignGuid"),
+            "6c0cbe6e-3b6c-4a52-9f1d-0c2a5c8b1e7a"
+        );
+        assert_eq!(get(&c, "shortName"), "spring-appeal");
+        assert_eq!(millis(&c, "startDate"), 1_743_761_607_553.0);
+        assert!(get(&c, "endDate").is_null());
+        assert_eq!(get(&c, "offlineAmount"), 250.5);
+        assert_eq!(get(&c, "currency.currencyCode"), "GBP");
+        assert_eq!(get(&c, "donationSummary.totalAmount"), 2296.25);
+        assert_eq!(get(&c, "donationSummary.offlineAmount"), 250.5);
+        assert_eq!(get(&c, "donationSummary.numberOfFundraiserDonations"), 17.0);
+        // Objects the spec does not describe pass through as sent.
+        assert_eq!(
+            get(&c, "charities").dyn_into::<Array>().unwrap().length(),
+            1
+        );
+        // Unknown members are dropped, PascalCase names do not leak.
+        assert!(get(&c, "somethingNew").is_undefined());
+        assert!(get(&c, "SomethingNew").is_undefined());
+        assert!(get(&c, "CampaignGuid").is_undefined());
+    }
+
+    #[wasm_bindgen_test]
+    fn donation_fixture_keeps_text_amounts_and_the_utc_milliseconds() {
+        let d = decode(include_str!("../tests/fixtures/donation.json"), &DONATION).unwrap();
+        assert_eq!(get(&d, "id"), 1_234_567.0);
+        assert_eq!(get(&d, "amount"), "10.00");
+        assert_eq!(get(&d, "donorLocalAmount"), "11.75");
+        // The offset (+0100) is informational; the milliseconds are UTC.
+        assert_eq!(millis(&d, "donationDate"), 1_743_761_607_553.0);
+        assert_eq!(get(&d, "status"), "Accepted");
+        assert!(get(&d, "charityId").is_undefined());
+    }
+
+    #[wasm_bindgen_test]
+    fn event_pages_fixture_with_in_memory_person_and_negative_date() {
+        let p = decode(
+            include_str!("../tests/fixtures/event-pages.json"),
+            &EVENT_PAGES,
+        )
+        .unwrap();
+        assert_eq!(get(&p, "eventId"), 4711.0);
+        let first = get(&p, "fundraisingPages")
+            .dyn_into::<Array>()
+            .unwrap()
+            .get(0);
+        assert_eq!(get(&first, "inMemoryPerson.firstName"), "Ada");
+        assert_eq!(
+            millis(&first, "inMemoryPerson.dateOfBirth"),
+            -4_852_137_600_000.0
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn absent_and_null_fields_get_null_or_their_default() {
+        let d = decode(
+            r#"{"ID": 7, "STATUS": "accepted", "source": "Carrier pigeon", "amount": 25.5,
+                "donationRef": null, "donorDisplayName": null}"#,
+            &DONATION,
+        )
+        .unwrap();
+        assert_eq!(get(&d, "id"), 7.0);
+        // Enum values: known ones in the spec's spelling, unknown ones as sent.
+        assert_eq!(get(&d, "status"), "Accepted");
+        assert_eq!(get(&d, "source"), "Carrier pigeon");
+        // Decimal-as-text sent as a number keeps its text.
+        assert_eq!(get(&d, "amount"), "25.5");
+        // Optional: null. Defaulted: the kind's default. Dates: .NET's minimum date.
+        assert!(get(&d, "donationRef").is_null());
+        assert!(get(&d, "message").is_null());
+        assert_eq!(get(&d, "donorDisplayName"), "");
+        assert_eq!(get(&d, "estimatedTaxReclaim"), 0.0);
+        assert_eq!(millis(&d, "donationDate"), -62_135_596_800_000.0);
+        assert_eq!(get(&d, "donorLocalAmount"), "");
+    }
+
+    #[wasm_bindgen_test]
+    fn wrong_shapes_are_decode_errors() {
+        assert!(
+            decode_error(r#"{"status": "Accepted"}"#, &DONATION).contains("Donation.id: missing")
+        );
+        assert!(decode_error(r#"{"id": 1.5}"#, &DONATION).contains("whole number"));
+        assert!(decode_error(r#"{"id": "7"}"#, &DONATION).contains("Donation.id"));
+        assert!(
+            decode_error(r#"{"id": 1, "donationDate": "yesterday"}"#, &DONATION)
+                .contains("yesterday")
+        );
+        assert!(decode_error(r#"[1, 2]"#, &DONATION).contains("expected an object"));
+        assert!(decode_error("not json", &DONATION).contains("not JSON"));
+        assert!(
+            decode_error(r#"{"eventId": 1, "fundraisingPages": {}}"#, &EVENT_PAGES)
+                .contains("array")
+        );
+    }
+}
