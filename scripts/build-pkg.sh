@@ -40,6 +40,15 @@ error_js=$(cd "$out" && find snippets -path '*/src/js/error.js' | head -n 1)
 [ -n "$error_js" ] || { echo "error: src/js/error.js snippet not found in $out/snippets" >&2; exit 1; }
 printf '\nexport { FundraisingError } from "./%s";\n' "$error_js" >>"$out/$name.js"
 
+# No `any` in the declarations: the raw wasm exports wasm-bindgen lists (InitOutput and the
+# _bg.wasm.d.ts) carry JS values as `any`; they are `unknown` to callers.
+sed -i -E '/^export interface InitOutput/,/^}/ s/\bany\b/unknown/g' "$out/$name.d.ts"
+sed -i -E 's/\bany\b/unknown/g' "$out/${name}_bg.wasm.d.ts"
+if grep -nE '\bany\b' "$out"/*.d.ts | grep -vE '^\S+:[0-9]+:\s*(\*|/\*\*|//)'; then
+  echo "error: 'any' in the TypeScript declarations (above)" >&2
+  exit 1
+fi
+
 version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
 files=$(cd "$out" && find . -type f ! -name '.gitignore' | sed 's|^\./||' | sort | sed 's/.*/    "&"/' | paste -sd, - | sed 's/,/,\n/g')
 cat >"$out/package.json" <<JSON
