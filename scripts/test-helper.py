@@ -24,6 +24,9 @@ ANY /fault/<key>/<failures>/<retryAfter>/<path...>
     and the upstream answer is relayed. CORS preflights (OPTIONS) are answered here and not
     counted.
 
+ANY /slow/<ms>/<path...>
+    Waits <ms> milliseconds, then forwards like the fault proxy (for request timeouts).
+
 GET /count/<key>
     {"requests": N}: how many non-preflight requests /fault/<key>/... has received.
 """
@@ -34,6 +37,7 @@ import json
 import os
 import sys
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -181,6 +185,9 @@ class Handler(BaseHTTPRequestHandler):
             elif len(segments) >= 3 and segments[1] == "count":
                 with counts_lock:
                     self.json(200, {"requests": counts.get(segments[2], 0)})
+            elif len(segments) >= 4 and segments[1] == "slow":
+                time.sleep(int(segments[2]) / 1000)
+                self.forward("/".join(segments[3:]), parts.query, body)
             elif len(segments) >= 5 and segments[1] == "fault":
                 self.fault(segments[2], int(segments[3]), segments[4], "/".join(segments[5:]), parts.query, body)
             else:
@@ -195,6 +202,9 @@ class Handler(BaseHTTPRequestHandler):
         if seen < failures:
             self.reply(503, extra=[("Retry-After", retry_after)])
             return
+        self.forward(path, query, body)
+
+    def forward(self, path, query, body):
         url = self.upstream.rstrip("/") + "/" + path + ("?" + query if query else "")
         request = urllib.request.Request(url, data=body, method=self.command)
         for name in ("Content-Type", "Authorization", "Accept"):
