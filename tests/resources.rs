@@ -14,11 +14,19 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 async fn campaign_has_every_field_of_the_seed_in_camel_case() {
     let client = client_for(BASE_URL);
-    let c = wait(client.get_campaign("demo-campaign".into(), None)).await.expect("campaign");
-    assert_eq!(text(&c, "campaignGuid"), "2f0c5a1e-6b7d-4c3e-9a55-0d1e2f3a4b5c");
+    let c = wait(client.get_campaign("demo-campaign".into(), None))
+        .await
+        .expect("campaign");
+    assert_eq!(
+        text(&c, "campaignGuid"),
+        "2f0c5a1e-6b7d-4c3e-9a55-0d1e2f3a4b5c"
+    );
     assert_eq!(text(&c, "shortName"), "demo-campaign");
     assert_eq!(text(&c, "title"), "Demo Campaign: Clean Water for Everyone");
-    assert_eq!(text(&c, "summary"), "Help us bring clean water to 10,000 people.");
+    assert_eq!(
+        text(&c, "summary"),
+        "Help us bring clean water to 10,000 people."
+    );
     assert_eq!(
         text(&c, "story"),
         "Every pound raised in this demo campaign goes (in the sandbox) to wells and filters."
@@ -33,9 +41,14 @@ async fn campaign_has_every_field_of_the_seed_in_camel_case() {
     assert_eq!(text(&c, "status"), "Active");
     assert_null(&c, "landingPageUrl");
     assert_null(&c, "eventRegistrationLink");
-    assert_eq!(text(&c, "thankYouMessage"), "Thank you for supporting clean water!");
+    assert_eq!(
+        text(&c, "thankYouMessage"),
+        "Thank you for supporting clean water!"
+    );
     assert_eq!(number(&c, "targetAmount"), 10_000.0);
-    let charities: Array = field(&c, "charities").dyn_into().expect("charities is an array");
+    let charities: Array = field(&c, "charities")
+        .dyn_into()
+        .expect("charities is an array");
     assert_eq!(charities.length(), 1);
     assert_eq!(number(&charities.get(0), "Id"), 2357.0);
     assert_eq!(text(&charities.get(0), "Name"), "Water For All");
@@ -44,7 +57,10 @@ async fn campaign_has_every_field_of_the_seed_in_camel_case() {
     assert_eq!(number(&c, "donationSummary.directDonationGiftAid"), 187.5);
     assert_eq!(number(&c, "donationSummary.fundraiserRaisedAmount"), 3170.0);
     assert_eq!(number(&c, "donationSummary.numberOfDirectDonations"), 42.0);
-    assert_eq!(number(&c, "donationSummary.numberOfFundraiserDonations"), 36.0);
+    assert_eq!(
+        number(&c, "donationSummary.numberOfFundraiserDonations"),
+        36.0
+    );
     assert_null(&c, "donationSummary.offlineAmountUpdated");
     assert_eq!(number(&c, "donationSummary.totalAmount"), 4670.0);
     assert_eq!(number(&c, "donationSummary.totalGiftAid"), 975.0);
@@ -59,7 +75,9 @@ async fn campaign_has_every_field_of_the_seed_in_camel_case() {
 #[wasm_bindgen_test]
 async fn donation_on_the_owners_page_hides_message_and_real_name_from_strangers() {
     let client = client_for(BASE_URL);
-    let d = wait(client.get_donation_by_reference("demo-ref-1".into(), None)).await.expect("donation");
+    let d = wait(client.get_donation_by_reference("demo-ref-1".into(), None))
+        .await
+        .expect("donation");
     assert_eq!(number(&d, "id"), 5001.0);
     assert_eq!(text(&d, "donationRef"), "DR-5001");
     assert_null(&d, "image");
@@ -82,10 +100,15 @@ async fn donation_on_the_owners_page_hides_message_and_real_name_from_strangers(
 #[wasm_bindgen_test]
 async fn donation_with_a_shared_message_carries_message_and_image() {
     let client = client_for(BASE_URL);
-    let d = wait(client.get_donation_by_reference("demo-ref-2".into(), None)).await.expect("donation");
+    let d = wait(client.get_donation_by_reference("demo-ref-2".into(), None))
+        .await
+        .expect("donation");
     assert_eq!(number(&d, "id"), 5002.0);
     assert_eq!(text(&d, "donationRef"), "DR-5002");
-    assert_eq!(text(&d, "image"), "https://images.example.org/donations/heart.png");
+    assert_eq!(
+        text(&d, "image"),
+        "https://images.example.org/donations/heart.png"
+    );
     assert_eq!(field(&d, "hasImage").as_bool(), Some(true));
     assert_eq!(date(&d, "donationDate"), BASE_MS + 3_600_000.0);
     assert_eq!(text(&d, "donorDisplayName"), "Sam");
@@ -117,7 +140,9 @@ async fn created_event_is_addressable_and_has_no_pages() {
         ("expiryDate", expiry.into()),
         ("charityId", JsValue::from_f64(2357.0)),
     ]);
-    let created = wait(client.create_event(event, None)).await.expect("created");
+    let created = wait(client.create_event(event, None))
+        .await
+        .expect("created");
     let id = number(&created, "id");
     assert!(id > 1001.0 && id.fract() == 0.0, "id {id}");
     let uri = [BASE_URL, "/", APP_ID, "/v1/event/", &id.to_string()].concat();
@@ -126,7 +151,9 @@ async fn created_event_is_addressable_and_has_no_pages() {
     assert!(text(&created, "next.rel").contains("event") || !text(&created, "next.rel").is_empty());
     assert_null(&created, "errorMessage");
 
-    let pages = wait(client.get_event_pages(JsValue::from_f64(id), None)).await.expect("pages");
+    let pages = wait(client.get_event_pages(JsValue::from_f64(id), None))
+        .await
+        .expect("pages");
     assert_eq!(number(&pages, "eventId"), id);
     assert_eq!(number(&pages, "totalFundraisingPages"), 0.0);
     assert_eq!(Array::from(&field(&pages, "fundraisingPages")).length(), 0);
@@ -136,7 +163,9 @@ async fn created_event_is_addressable_and_has_no_pages() {
 async fn third_page_of_event_1001_matches_the_seed() {
     let client = client_for(BASE_URL);
     let options = object(&[("page", 3.into()), ("pageSize", 100.into())]);
-    let r = wait(client.get_event_pages(1001.into(), Some(options.unchecked_into()))).await.expect("pages");
+    let r = wait(client.get_event_pages(1001.into(), Some(options.unchecked_into())))
+        .await
+        .expect("pages");
     assert_eq!(number(&r, "eventId"), 1001.0);
     assert_eq!(number(&r, "totalFundraisingPages"), 250.0);
     assert_eq!(number(&r, "totalPages"), 3.0);
@@ -163,14 +192,20 @@ async fn third_page_of_event_1001_matches_the_seed() {
     assert_eq!(number(&p, "inMemoryPerson.personId"), 90_203.0);
     assert_null(&p, "inMemoryPerson.relationShip");
     assert_eq!(date(&p, "inMemoryPerson.dateOfBirth"), -391_000_000_000.0);
-    assert_eq!(date(&p, "inMemoryPerson.dateOfDeath"), BASE_MS - 2030.0 * DAY_MS);
+    assert_eq!(
+        date(&p, "inMemoryPerson.dateOfDeath"),
+        BASE_MS - 2030.0 * DAY_MS
+    );
     assert_null(&p, "legacyId");
     assert_eq!(number(&p, "offlineDonations"), 20.0);
     assert_eq!(text(&p, "pageGuid"), "6d1b6c1e-0000-4000-8000-000000000203");
     assert_eq!(number(&p, "pageId"), 200_203.0);
     let images = Array::from(&field(&p, "pageImages"));
     assert_eq!(images.length(), 1);
-    assert_eq!(images.get(0).as_string().unwrap(), "https://images.example.org/pages/203.jpg");
+    assert_eq!(
+        images.get(0).as_string().unwrap(),
+        "https://images.example.org/pages/203.jpg"
+    );
     assert_null(&p, "pageOwner");
     assert_null(&p, "pageOwnerGuid");
     assert_eq!(text(&p, "pageShortName"), "demo-page-203");
@@ -189,7 +224,10 @@ async fn third_page_of_event_1001_matches_the_seed() {
     // Page 225: no updatedDate.
     assert_null(&pages.get(24), "updatedDate");
     // Page 220 belongs to the campaign.
-    assert_eq!(text(&pages.get(19), "campaignGuid"), "2f0c5a1e-6b7d-4c3e-9a55-0d1e2f3a4b5c");
+    assert_eq!(
+        text(&pages.get(19), "campaignGuid"),
+        "2f0c5a1e-6b7d-4c3e-9a55-0d1e2f3a4b5c"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -202,7 +240,10 @@ async fn event_pages_iterates_all_250_pages_in_three_requests() {
         .expect("iterator");
 
     // for await (...) protocol: [Symbol.asyncIterator]() returns the iterator itself.
-    let method: Function = Reflect::get(&iterator, &Symbol::async_iterator()).unwrap().dyn_into().expect("asyncIterator");
+    let method: Function = Reflect::get(&iterator, &Symbol::async_iterator())
+        .unwrap()
+        .dyn_into()
+        .expect("asyncIterator");
     let same = method.call0(&iterator).unwrap();
     assert!(js_sys::Object::is(&same, &iterator));
 
@@ -210,7 +251,9 @@ async fn event_pages_iterates_all_250_pages_in_three_requests() {
     let mut ids = Vec::new();
     let mut raised = 0.0;
     loop {
-        let step = wait(next.call0(&iterator).unwrap().unchecked_into()).await.expect("next");
+        let step = wait(next.call0(&iterator).unwrap().unchecked_into())
+            .await
+            .expect("next");
         if field(&step, "done").as_bool() == Some(true) {
             assert!(field(&step, "value").is_undefined());
             break;
@@ -227,6 +270,8 @@ async fn event_pages_iterates_all_250_pages_in_three_requests() {
     // Three pages of 100, 100 and 50; no request after the last page.
     assert_eq!(requests_seen(&key).await, 3.0);
     // Done stays done.
-    let again = wait(next.call0(&iterator).unwrap().unchecked_into()).await.unwrap();
+    let again = wait(next.call0(&iterator).unwrap().unchecked_into())
+        .await
+        .unwrap();
     assert_eq!(field(&again, "done").as_bool(), Some(true));
 }

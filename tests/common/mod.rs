@@ -20,9 +20,15 @@ pub const BASE_URL: &str = or(option_env!("FUNDRAISING_BASE_URL"), "http://127.0
 /// `{auth_url}` of the sandbox.
 pub const AUTH_URL: &str = or(option_env!("FUNDRAISING_AUTH_URL"), "http://127.0.0.1:8082");
 /// The companion; its `/` is the registered home page.
-pub const COMPANION_URL: &str = or(option_env!("FUNDRAISING_COMPANION_URL"), "http://127.0.0.1:8080");
+pub const COMPANION_URL: &str = or(
+    option_env!("FUNDRAISING_COMPANION_URL"),
+    "http://127.0.0.1:8080",
+);
 /// scripts/test-helper.py.
-pub const HELPER_URL: &str = or(option_env!("FUNDRAISING_TEST_HELPER_URL"), "http://127.0.0.1:8083");
+pub const HELPER_URL: &str = or(
+    option_env!("FUNDRAISING_TEST_HELPER_URL"),
+    "http://127.0.0.1:8083",
+);
 /// The application id.
 pub const APP_ID: &str = or(option_env!("FUNDRAISING_APP_ID"), "demo-app");
 
@@ -42,13 +48,19 @@ pub fn object(fields: &[(&str, JsValue)]) -> JsValue {
 
 /// A client for resource calls against `base_url` (through the JS constructor).
 pub fn client_for(base_url: &str) -> FundraisingClient {
-    FundraisingClient::new(object(&[("appId", APP_ID.into()), ("baseUrl", base_url.into())]))
-        .expect("client")
+    FundraisingClient::new(object(&[
+        ("appId", APP_ID.into()),
+        ("baseUrl", base_url.into()),
+    ]))
+    .expect("client")
 }
 
 /// A client that can also sign in (auth URL, home page, companion).
 pub fn signing_client() -> FundraisingClient {
-    let scopes: Array = ["fundraise", "offline_access", "email"].iter().map(|s| JsValue::from_str(s)).collect();
+    let scopes: Array = ["fundraise", "offline_access", "email"]
+        .iter()
+        .map(|s| JsValue::from_str(s))
+        .collect();
     FundraisingClient::new(object(&[
         ("appId", APP_ID.into()),
         ("baseUrl", BASE_URL.into()),
@@ -72,17 +84,22 @@ pub fn field(object: &JsValue, name: &str) -> JsValue {
 
 /// A nested member, `path` like `donationSummary.totalAmount`.
 pub fn path(object: &JsValue, path: &str) -> JsValue {
-    path.split('.').fold(object.clone(), |value, name| field(&value, name))
+    path.split('.')
+        .fold(object.clone(), |value, name| field(&value, name))
 }
 
 /// A string member; panics naming the field when it is not a string.
 pub fn text(object: &JsValue, name: &str) -> String {
-    path(object, name).as_string().unwrap_or_else(|| panic!("{name} is not a string: {:?}", path(object, name)))
+    path(object, name)
+        .as_string()
+        .unwrap_or_else(|| panic!("{name} is not a string: {:?}", path(object, name)))
 }
 
 /// A number member.
 pub fn number(object: &JsValue, name: &str) -> f64 {
-    path(object, name).as_f64().unwrap_or_else(|| panic!("{name} is not a number: {:?}", path(object, name)))
+    path(object, name)
+        .as_f64()
+        .unwrap_or_else(|| panic!("{name} is not a number: {:?}", path(object, name)))
 }
 
 /// A `Date` member, as milliseconds.
@@ -102,9 +119,16 @@ pub fn assert_null(object: &JsValue, name: &str) {
 /// `(code, status, message)` of a rejected call, after checking it is a `FundraisingError`
 /// (an `Error` subclass).
 pub fn error_parts(error: &JsValue) -> (String, JsValue, String) {
-    assert!(error.is_instance_of::<js_sys::Error>(), "not an Error: {error:?}");
+    assert!(
+        error.is_instance_of::<js_sys::Error>(),
+        "not an Error: {error:?}"
+    );
     assert_eq!(text(error, "name"), "FundraisingError");
-    (text(error, "code"), field(error, "status"), text(error, "message"))
+    (
+        text(error, "code"),
+        field(error, "status"),
+        text(error, "message"),
+    )
 }
 
 /// The code of a rejected call.
@@ -119,7 +143,10 @@ pub fn code(result: Result<JsValue, JsValue>) -> String {
 pub async fn helper_get(path_and_query: &str) -> JsValue {
     let window = web_sys::window().unwrap();
     let url = [HELPER_URL, path_and_query].concat();
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url)).await.unwrap().unchecked_into();
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url))
+        .await
+        .unwrap()
+        .unchecked_into();
     JsFuture::from(response.json().unwrap()).await.unwrap()
 }
 
@@ -130,7 +157,16 @@ pub fn unique_key(name: &str) -> String {
 
 /// A base URL that goes through the fault proxy: `failures` 503s with `Retry-After: retry_after`, then the sandbox.
 pub fn faulty_base_url(key: &str, failures: u32, retry_after: u32) -> String {
-    [HELPER_URL, "/fault/", key, "/", &failures.to_string(), "/", &retry_after.to_string()].concat()
+    [
+        HELPER_URL,
+        "/fault/",
+        key,
+        "/",
+        &failures.to_string(),
+        "/",
+        &retry_after.to_string(),
+    ]
+    .concat()
 }
 
 /// How many requests the fault proxy has seen for `key`.
