@@ -1,29 +1,20 @@
 // End-to-end tests of the demo site (www/index.html) in headless Chromium against the real
 // sandbox and companion started by scripts/with-servers.sh.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe } from "node:test";
 import {
-  USER, clickWithoutUserGesture, inBrowser, keepScreenshot, launchBrowser, loginAndConsent, money, openDemo, servers, signInByPopup,
+  USER, browserTests, clickWithoutUserGesture, keepScreenshot, loginAndConsent, money, openDemo, rawCampaign, servers,
+  signInByPopup,
 } from "./harness.mjs";
 
 const env = servers();
-let browser;
-before(async () => { browser = await launchBrowser(); });
-after(async () => { await browser?.close(); });
-const it = (name, body) => test(name, { timeout: 90_000 }, inBrowser(() => browser, body));
+const it = browserTests({ timeout: 90_000 });
 
 /** The donors' messages of the sandbox's seed donations. */
 const SEED_MESSAGES = {
   "demo-ref-1": "Good luck on race day, we are all cheering for you!",
   "demo-ref-2": "Go go go! Proud of you.",
 };
-
-/** The campaign exactly as the sandbox's resource API sends it (PascalCase). */
-async function rawCampaign() {
-  const response = await fetch(`${env.baseUrl}/${env.appId}/v1/campaign/byshortname/demo-campaign`);
-  assert.equal(response.status, 200);
-  return response.json();
-}
 
 describe("sign-in", () => {
   it("signs in by pop-up through the real login and consent pages, shows the name, then signs out", async ({ page }) => {
@@ -92,7 +83,7 @@ describe("sign-in", () => {
 
 describe("campaign card", () => {
   it("shows the seed campaign's title, summary, figures and progress", async ({ page }) => {
-    const raw = await rawCampaign();
+    const raw = await rawCampaign(env);
     const summary = raw.DonationSummary;
     assert.equal(raw.Currency.CurrencyCode, "GBP");
     assert.equal(raw.TargetAmount, 10000);

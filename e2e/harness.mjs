@@ -3,6 +3,8 @@
 // and the artifacts a failing test leaves in test-artifacts/ (a screenshot and the console log).
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
 import { writeConfig } from "./write-config.mjs";
 
@@ -26,7 +28,7 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** Addresses exported by scripts/with-servers.sh; also writes www/config.json for the demo page. */
+/** Addresses exported by scripts/with-servers.sh; also writes the demo page's configuration file. */
 export function servers() {
   return writeConfig();
 }
@@ -177,4 +179,22 @@ export async function clickWithoutUserGesture(page, selector) {
   } finally {
     await cdp.detach().catch(() => {});
   }
+}
+
+/**
+ * Registers one browser for the test file (launched before, closed after) and returns
+ * `it(name, body)`: a test with a time limit whose body runs in a fresh context (see inBrowser).
+ */
+export function browserTests({ timeout = 90_000 } = {}) {
+  let browser;
+  before(async () => { browser = await launchBrowser(); });
+  after(async () => { await browser?.close(); });
+  return (name, body) => test(name, { timeout }, inBrowser(() => browser, body));
+}
+
+/** The campaign `demo-campaign` exactly as the sandbox's resource API sends it (PascalCase). */
+export async function rawCampaign(env) {
+  const response = await fetch(`${env.baseUrl}/${env.appId}/v1/campaign/byshortname/demo-campaign`);
+  assert.equal(response.status, 200);
+  return response.json();
 }

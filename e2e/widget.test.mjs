@@ -1,23 +1,13 @@
 // End-to-end tests of the <fundraising-campaign> widget (www/widget.html, a page that imports
 // nothing but widget.js) in headless Chromium against the real sandbox.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { inBrowser, keepScreenshot, launchBrowser, money, servers } from "./harness.mjs";
+import { browserTests, keepScreenshot, money, rawCampaign, servers } from "./harness.mjs";
 
 const env = servers();
-let browser;
-before(async () => { browser = await launchBrowser(); });
-after(async () => { await browser?.close(); });
-const it = (name, body) => test(name, { timeout: 60_000 }, inBrowser(() => browser, body));
-
-async function rawCampaign() {
-  const response = await fetch(`${env.baseUrl}/${env.appId}/v1/campaign/byshortname/demo-campaign`);
-  assert.equal(response.status, 200);
-  return response.json();
-}
+const it = browserTests({ timeout: 60_000 });
 
 it("renders the campaign with an accessible progress bar (test-artifacts/widget.png)", async ({ page }) => {
-  const raw = await rawCampaign();
+  const raw = await rawCampaign(env);
   const scripts = [];
   page.on("request", (r) => { if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname); });
   await page.goto(`${env.companionUrl}/widget.html`);

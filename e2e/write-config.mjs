@@ -1,20 +1,20 @@
-// Writes www/config.json, the demo page's sandbox addresses, from the environment that
-// scripts/with-servers.sh exports (FUNDRAISING_APP_ID, FUNDRAISING_COMPANION_URL,
-// FUNDRAISING_BASE_URL, FUNDRAISING_AUTH_URL).
-// The companion serves www/, so the page reads it at /config.json. No secret ever goes in it.
+// Writes the demo page's configuration (appId and the sandbox addresses) from the environment
+// that scripts/with-servers.sh exports: FUNDRAISING_APP_ID, FUNDRAISING_COMPANION_URL,
+// FUNDRAISING_BASE_URL, FUNDRAISING_AUTH_URL. The companion serves www/, and a page served from
+// http://HOST:PORT reads www/config/HOST_PORT.json, so runs on different ports in one tree never
+// see each other's file. No secret ever goes in it.
 //
 //   node e2e/write-config.mjs            (inside scripts/with-servers.sh, or with those variables set)
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** Path of the generated file (gitignored by www/.gitignore). */
-export const CONFIG_PATH = fileURLToPath(new URL("../www/config.json", import.meta.url));
+/** Folder of the generated files (gitignored by www/.gitignore). */
+export const CONFIG_DIR = fileURLToPath(new URL("../www/config/", import.meta.url));
 
-/**
- * The configuration the page needs, from the environment; throws when an address is missing.
- * `companionUrl` says which server it was written for: a page served from another origin (say
- * `make demo` after a test run on other ports) ignores it.
- */
+/** Files older than this are left-overs of finished runs and are removed. */
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+/** The configuration the page needs, from the environment; throws when an address is missing. */
 export function configFromEnv(env = process.env) {
   const config = {
     appId: env.FUNDRAISING_APP_ID || "demo-app",
@@ -34,28 +34,46 @@ export function configFromEnv(env = process.env) {
   return config;
 }
 
+/** Name of the file a page served from `origin` reads (www/config.js and widget.html agree). */
+export function configFileName(origin) {
+  const url = new URL(origin);
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  return `${url.hostname}_${port}.json`;
+}
+
 /**
- * Writes www/config.json (atomically: test files run in parallel processes and the companion
- * may be serving it) unless it already holds the same; returns the configuration.
+ * Writes the file for FUNDRAISING_COMPANION_URL (atomically: test files run in parallel
+ * processes while the companion serves it) unless it already holds the same, and removes
+ * stale ones; returns the configuration.
  */
 export function writeConfig(env = process.env) {
   const config = configFromEnv(env);
+  mkdirSync(CONFIG_DIR, { recursive: true });
+  const path = `${CONFIG_DIR}${configFileName(config.companionUrl)}`;
   const text = `${JSON.stringify(config, null, 2)}\n`;
   let current = null;
   try {
-    current = readFileSync(CONFIG_PATH, "utf8");
+    current = readFileSync(path, "utf8");
   } catch {
     // Not written yet.
   }
   if (current !== text) {
-    const temporary = `${CONFIG_PATH}.${process.pid}.tmp`;
+    const temporary = `${path}.${process.pid}.tmp`;
     writeFileSync(temporary, text);
-    renameSync(temporary, CONFIG_PATH);
+    renameSync(temporary, path);
   }
-  return config;
+  for (const name of readdirSync(CONFIG_DIR)) {
+    const other = `${CONFIG_DIR}${name}`;
+    try {
+      if (other !== path && Date.now() - statSync(other).mtimeMs > STALE_MS) rmSync(other, { force: true });
+    } catch {
+      // Removed meanwhile by another run.
+    }
+  }
+  return { ...config, path };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const config = writeConfig();
-  console.log(`wrote ${CONFIG_PATH}: ${JSON.stringify(config)}`);
+  const { path, ...config } = writeConfig();
+  console.log(`wrote ${path}: ${JSON.stringify(config)}`);
 }

@@ -1,7 +1,7 @@
 // The demo page's client configuration. The page's own origin is the companion (it serves this
-// site) and "/" is the registered home page; the sandbox addresses come from config.json, which
-// the runner writes next to this file (e2e/write-config.mjs) for one companion address, falling
-// back to the default ports on this host.
+// site) and "/" is the registered home page; the sandbox addresses come from
+// config/HOST_PORT.json (HOST and PORT of this page), which the runner writes
+// (e2e/write-config.mjs), falling back to the default ports on this host.
 
 /** Default sandbox ports of `make demo` on the page's host. */
 const DEFAULT_API_PORT = 8081;
@@ -18,16 +18,18 @@ export async function loadConfig() {
     redirectUri: `${location.origin}/`,
   };
   try {
-    const response = await fetch(new URL("config.json", import.meta.url), { cache: "no-store" });
+    const response = await fetch(new URL(`config/${configFileName(location)}`, import.meta.url), { cache: "no-store" });
     const served = response.ok ? await response.json() : null;
-    // Written for this server only (a file left by a run on other ports is ignored).
-    if (served?.companionUrl === location.origin) {
-      for (const key of ["appId", "baseUrl", "authUrl"]) {
-        if (typeof served[key] === "string" && served[key] !== "") config[key] = served[key];
-      }
+    for (const key of ["appId", "baseUrl", "authUrl"]) {
+      if (typeof served?.[key] === "string" && served[key] !== "") config[key] = served[key];
     }
   } catch {
-    // No config.json (or not JSON): keep the defaults.
+    // No file for this server (or not JSON): keep the defaults.
   }
   return config;
+}
+
+/** `HOST_PORT.json` for a location (e2e/write-config.mjs names the files the same way). */
+export function configFileName({ protocol, hostname, port }) {
+  return `${hostname}_${port || (protocol === "https:" ? "443" : "80")}.json`;
 }
