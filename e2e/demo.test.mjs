@@ -17,7 +17,7 @@ const SEED_MESSAGES = {
 };
 
 describe("sign-in", () => {
-  it("signs in by pop-up through the real login and consent pages, shows the name, then signs out", async ({ page }) => {
+  it("signs in by pop-up through the real login and consent pages, shows the name, keeps it over a reload, signs out", async ({ page }) => {
     await openDemo(page, env.companionUrl);
     assert.equal(await page.locator("body").getAttribute("data-signed-in"), "false");
     await signInByPopup(page);
@@ -29,13 +29,22 @@ describe("sign-in", () => {
     const companionSession = () => page.evaluate(async () => (await fetch("/auth/session", { credentials: "include" })).json());
     assert.equal((await companionSession()).active, true);
 
+    // A reload keeps the user signed in: a new access token comes through the companion's cookie.
+    const refreshed = page.waitForResponse((r) => r.url() === `${env.companionUrl}/auth/refresh`);
+    await openDemo(page, env.companionUrl);
+    assert.equal((await refreshed).status(), 200);
+    assert.equal(await page.locator("#user-name").textContent(), USER.name);
+
     await page.locator("#sign-out").click();
     await page.locator("#sign-in").waitFor();
     assert.equal(await page.locator("#signed-in").isVisible(), false);
     assert.equal(await page.locator("#user-name").textContent(), "");
     assert.equal(await page.locator("body").getAttribute("data-signed-in"), "false");
-    // The companion's refreshable session is gone too.
+    // The companion's refreshable session is gone too, so a reload stays signed out.
     assert.equal((await companionSession()).active, false);
+    await openDemo(page, env.companionUrl);
+    assert.equal(await page.locator("body").getAttribute("data-signed-in"), "false");
+    assert.equal(await page.locator("#sign-in").isVisible(), true);
   });
 
   it("a denied consent shows a clear message and stays signed out", async ({ page }) => {

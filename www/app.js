@@ -18,8 +18,8 @@ async function main() {
   });
 
   // The home page is the registered redirect URI: finish a sign-in first (in a pop-up this hands
-  // the result to the opener and closes the window).
-  await setupAuth(client);
+  // the result to the opener and closes the window), or pick up the companion's session.
+  await setupAuth(client, config.companionUrl);
 
   const campaign = document.createElement("fundraising-campaign");
   campaign.id = "campaign";

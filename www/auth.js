@@ -15,10 +15,26 @@ export function signInErrorText(error) {
 }
 
 /**
- * Finishes a sign-in when the page is a callback, then shows the sign-in state and wires the
- * buttons. Fires `session-change` on document whenever the user signs in or out.
+ * After a reload: when the companion still holds a refreshable session (its HttpOnly cookie),
+ * gets a fresh access token through it, which restores `client.session`. Never in a pop-up,
+ * whose only job is to hand its callback to the opener.
  */
-export async function setupAuth(client) {
+async function restoreSession(client, companionUrl) {
+  if (client.session || window.opener) return;
+  try {
+    const response = await fetch(new URL("/auth/session", companionUrl), { credentials: "include" });
+    if (response.ok && (await response.json()).active === true) await client.getAccessToken();
+  } catch (error) {
+    console.warn("could not restore the session", error);
+  }
+}
+
+/**
+ * Finishes a sign-in when the page is a callback (or restores the companion's session after a
+ * reload), then shows the sign-in state and wires the buttons. Fires `session-change` on
+ * document whenever the user signs in or out.
+ */
+export async function setupAuth(client, companionUrl) {
   const loading = document.getElementById("auth-loading");
   const signedOut = document.getElementById("signed-out");
   const signedIn = document.getElementById("signed-in");
@@ -56,6 +72,7 @@ export async function setupAuth(client) {
     console.warn("sign-in callback failed", error);
     say(signInErrorText(error));
   }
+  await restoreSession(client, companionUrl);
   render();
 
   signInButton.addEventListener("click", () => {
