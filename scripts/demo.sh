@@ -47,10 +47,21 @@ FUNDRAISING_CLIENT_SECRET=demo-secret target/release/fundraising-companion \
   --static-dir "$root/www" --pkg-dir "$root/pkg" &
 pids+=($!)
 
-for _ in $(seq 1 100); do
-  curl -fsS -o /dev/null "http://127.0.0.1:$companion_port/healthz" 2>/dev/null && break
-  sleep 0.1
-done
+# The page reads the sandbox's addresses from a config file named after its own address.
+FUNDRAISING_COMPANION_URL="http://127.0.0.1:$companion_port" \
+FUNDRAISING_BASE_URL="http://127.0.0.1:$api_port" \
+FUNDRAISING_AUTH_URL="http://127.0.0.1:$identity_port" \
+  node e2e/write-config.mjs >/dev/null
+
+up() {
+  curl -fsS -o /dev/null "http://127.0.0.1:$companion_port/healthz" 2>/dev/null &&
+    curl -fsS -o /dev/null "http://127.0.0.1:$identity_port/.well-known/openid-configuration" 2>/dev/null
+}
+for _ in $(seq 1 100); do up && break; sleep 0.1; done
+if ! up; then
+  echo "error: the sandbox or the companion did not start (is a port of $companion_port, $api_port, $identity_port in use?)" >&2
+  exit 1
+fi
 
 cat <<MSG
 
