@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+. scripts/lib.sh
 
 companion_port=${DEMO_PORT:-8080}
 api_port=${SANDBOX_API_PORT:-8081}
@@ -16,17 +17,7 @@ cargo build --release -p fundraising-sandbox -p fundraising-companion
 
 mkdir -p .run
 config=.run/sandbox.toml
-cat >"$config" <<TOML
-[[applications]]
-app_id = "demo-app"
-secret = "demo-secret"
-home_page = "http://127.0.0.1:$companion_port/"
-
-[[users]]
-email = "demo@example.org"
-password = "demo-password"
-name = "Demo Fundraiser"
-TOML
+write_sandbox_config "$config" "http://127.0.0.1:$companion_port/"
 
 pids=()
 cleanup() {

@@ -15,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+. scripts/lib.sh
 
 profile=debug
 if [ "${1:-}" = "--release" ]; then profile=release; shift; fi
@@ -36,17 +37,7 @@ export FUNDRAISING_COMPANION_URL="http://127.0.0.1:$companion_port"
 export WASM_BINDGEN_TEST_ADDRESS="127.0.0.1:$runner_port"
 export WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION=1
 
-cat >"$run_dir/sandbox.toml" <<TOML
-[[applications]]
-app_id = "demo-app"
-secret = "demo-secret"
-home_page = "$FUNDRAISING_COMPANION_URL/"
-
-[[users]]
-email = "demo@example.org"
-password = "demo-password"
-name = "Demo Fundraiser"
-TOML
+write_sandbox_config "$run_dir/sandbox.toml" "$FUNDRAISING_COMPANION_URL/"
 
 pids=()
 cleanup() {
