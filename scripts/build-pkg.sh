@@ -11,8 +11,23 @@ out=pkg
 if [ "${1:-}" = "--out" ]; then out=$2; fi
 
 name=fundraising_client
-cargo build -q --release --target wasm32-unknown-unknown -p fundraising-client
-raw="$root/target/wasm32-unknown-unknown/release/$name.wasm"
+# The size build: nightly's std rebuilt for size with panics as plain traps (no panic
+# messages, no formatting machinery for them), in its own target directory so it does not
+# rebuild the stable artifacts of the tests. Stable (larger package) when nightly or its
+# rust-src is missing (scripts/ensure-tools.sh wasm adds rust-src).
+if cargo +nightly --version >/dev/null 2>&1 \
+  && [ -d "$(rustc +nightly --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ]; then
+  target_dir="$root/target/pkg-nightly"
+  CARGO_TARGET_DIR="$target_dir" \
+    RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort' \
+    cargo +nightly build -q --release --target wasm32-unknown-unknown -p fundraising-client \
+    -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
+else
+  echo "warning: no nightly toolchain with rust-src: building with stable (a larger package)" >&2
+  target_dir="$root/target"
+  cargo build -q --release --target wasm32-unknown-unknown -p fundraising-client
+fi
+raw="$target_dir/wasm32-unknown-unknown/release/$name.wasm"
 
 rm -rf "$out"
 wasm-bindgen --target web --out-dir "$out" "$raw"
@@ -39,6 +54,19 @@ mv "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"
 error_js=$(cd "$out" && find snippets -path '*/src/js/error.js' | head -n 1)
 [ -n "$error_js" ] || { echo "error: src/js/error.js snippet not found in $out/snippets" >&2; exit 1; }
 printf '\nexport { FundraisingError } from "./%s";\n' "$error_js" >>"$out/$name.js"
+
+# Minify the JS glue and snippets (terser; class names kept, so FundraisingClient.name and
+# FundraisingError's constructor name stay). Comments go, except the TypeScript pointer.
+terser="$root/target/tools/terser/node_modules/.bin/terser"
+if [ ! -x "$terser" ]; then
+  echo "==> npm install terser@5 into target/tools/terser" >&2
+  npm install --no-audit --no-fund --loglevel=error --prefix "$root/target/tools/terser" terser@5 >&2
+fi
+for js in "$out/$name.js" $(find "$out/snippets" -name '*.js'); do
+  "$terser" "$js" --module --ecma 2020 --compress passes=2 --mangle --keep-classnames \
+    --comments '/@ts-self-types/' -o "$js.min"
+  mv "$js.min" "$js"
+done
 
 # No `any` in the declarations: the raw wasm exports wasm-bindgen lists (InitOutput and the
 # _bg.wasm.d.ts) carry JS values as `any`; they are `unknown` to callers.

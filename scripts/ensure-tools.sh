@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, and only what is missing:
-#   the wasm32 target, the wasm-bindgen CLI pinned to Cargo.lock, wasm-opt,
+#   the wasm32 target, the wasm-bindgen CLI pinned to Cargo.lock, wasm-opt, nightly's rust-src,
 #   Chromium and ChromeDriver (Debian), and the end-to-end test's npm packages.
 # Usage: scripts/ensure-tools.sh [wasm] [browser] [e2e]
 set -euo pipefail
@@ -38,6 +38,14 @@ if want wasm; then
   fi
   if ! command -v wasm-opt >/dev/null; then
     apt_install binaryen
+  fi
+  # The size build of the package (scripts/build-pkg.sh) rebuilds std with nightly: it needs
+  # nightly's library source. Without a nightly toolchain build-pkg.sh falls back to stable.
+  if cargo +nightly --version >/dev/null 2>&1 \
+    && ! rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src'; then
+    echo "==> rustup component add rust-src --toolchain nightly" >&2
+    rustup component add rust-src --toolchain nightly \
+      || echo "warning: no rust-src for nightly: the package is built with stable (larger)" >&2
   fi
 fi
 
