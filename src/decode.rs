@@ -109,7 +109,8 @@ fn convert(value: &JsValue, kind: &Kind, shape: &str, field: &str) -> Result<JsV
     };
     Ok(match kind {
         Kind::Text => text()?.into(),
-        Kind::TextNumber if value.as_f64().is_some() => js_sys::Number::from(value.clone())
+        Kind::TextNumber if value.as_f64().is_some() => value
+            .unchecked_ref::<js_sys::Number>()
             .to_string_with_radix(10)
             .map_err(|_| bad(shape, field, "expected a number"))?
             .into(),

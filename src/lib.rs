@@ -7,6 +7,7 @@ mod auth;
 mod client;
 mod decode;
 mod error;
+mod error_body;
 mod event;
 mod http;
 mod js_object;

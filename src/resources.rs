@@ -2,11 +2,11 @@
 //! decoding. The I/O itself is in `client.rs` (one shared request path).
 
 use fundraising_core::model::Event;
-use fundraising_core::service_error::parse_error_body;
 use fundraising_core::validate;
 use wasm_bindgen::JsValue;
 
 use crate::decode::{self, Shape};
+use crate::error_body::service_error;
 use crate::event::event_body;
 use crate::http::HttpResponse;
 use crate::Error;
@@ -118,9 +118,6 @@ pub(crate) fn decode(response: HttpResponse, shape: &'static Shape) -> Result<Js
     if (200..300).contains(&response.status) {
         decode::decode(&response.body, shape)
     } else {
-        Err(
-            fundraising_core::Error::Service(parse_error_body(response.status, &response.body))
-                .into(),
-        )
+        Err(fundraising_core::Error::Service(service_error(response.status, &response.body)).into())
     }
 }

@@ -1,5 +1,6 @@
 //! Small encoders the URL and PKCE rules need, hand-rolled to keep the wasm build small:
-//! form (query) percent-encoding and decoding, path-segment encoding, unpadded base64url.
+//! form (query) percent-encoding and decoding, path-segment encoding, unpadded base64url,
+//! decimal integers.
 
 /// True for RFC 3986 unreserved characters, which are never encoded.
 fn unreserved(b: u8) -> bool {
@@ -39,6 +40,41 @@ pub fn form_encode(s: &str) -> String {
 /// becomes `%20`, so `/` and `?` can never change the path.
 pub fn path_segment_encode(s: &str) -> String {
     encode(s, false)
+}
+
+/// The decimal digits of `n`, without `Display` (whose formatting machinery is a sizeable
+/// part of the browser package).
+///
+/// ```
+/// use fundraising_core::encoding::decimal;
+/// assert_eq!((decimal(0), decimal(1_700_000_000_000)), ("0".to_owned(), "1700000000000".to_owned()));
+/// ```
+pub fn decimal(mut n: u64) -> String {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    digits[start..].iter().map(|&d| char::from(d)).collect()
+}
+
+/// The decimal text of a signed `n` (see [`decimal`]).
+///
+/// ```
+/// assert_eq!(fundraising_core::encoding::signed_decimal(-42), "-42");
+/// ```
+pub fn signed_decimal(n: i64) -> String {
+    let digits = decimal(n.unsigned_abs());
+    if n < 0 {
+        ["-", &digits].concat()
+    } else {
+        digits
+    }
 }
 
 fn hex_value(b: u8) -> Option<u8> {

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// Longest message kept from a body.
 const MESSAGE_LIMIT: usize = 1000;
@@ -44,16 +44,32 @@ impl fmt::Display for ServiceError {
 /// assert_eq!(parse_error_body(404, "").message, "Not Found");
 /// ```
 pub fn parse_error_body(status: u16, body: &str) -> ServiceError {
+    parse_error_body_with(status, body, |text| {
+        serde_json::from_str::<Value>(text).ok()
+    })
+}
+
+/// [`parse_error_body`] with the JSON parser of the caller: `parse` gets the trimmed,
+/// non-empty body and gives its JSON tree, or `None` when it is not JSON. The browser
+/// package passes the platform's `JSON.parse`, so it carries no JSON parser of its own.
+///
+/// ```
+/// use fundraising_core::service_error::parse_error_body_with;
+/// let e = parse_error_body_with(503, "busy", |_| None::<serde_json::Value>);
+/// assert_eq!((e.status, e.message.as_str()), (503, "busy"));
+/// ```
+pub fn parse_error_body_with<J: JsonNode>(
+    status: u16,
+    body: &str,
+    parse: impl FnOnce(&str) -> Option<J>,
+) -> ServiceError {
     let text = body.trim_start_matches('\u{feff}').trim();
     let (id, message) = if text.is_empty() {
         (None, None)
     } else {
-        match serde_json::from_str::<Value>(text) {
-            Ok(value) => match from_json(&value) {
-                Some((id, message)) => (id, message),
-                None => (None, Some(text.to_owned())),
-            },
-            Err(_) => (None, Some(text.to_owned())),
+        match parse(text).and_then(|value| from_json(&value)) {
+            Some((id, message)) => (id, message),
+            None => (None, Some(text.to_owned())),
         }
     };
     ServiceError {
@@ -65,27 +81,83 @@ pub fn parse_error_body(status: u16, body: &str) -> ServiceError {
     }
 }
 
-/// An id and a message found in a JSON body; `None` when the body has no known shape.
-fn from_json(value: &Value) -> Option<(Option<String>, Option<String>)> {
-    match value {
-        Value::Object(map) => from_object(map),
-        Value::Array(items) => from_array(items),
-        Value::String(s) if !s.trim().is_empty() => Some((None, Some(s.trim().to_owned()))),
-        _ => None,
+/// What the error-body rules read of a parsed JSON value (serde_json's [`Value`] here; the
+/// browser package implements it for `JSON.parse` results).
+pub trait JsonNode: Sized {
+    /// The text of a JSON string (as is), `None` for anything else.
+    fn string(&self) -> Option<String>;
+    /// The text of a JSON number, `None` for anything else.
+    fn number_text(&self) -> Option<String>;
+    /// True for a JSON object.
+    fn is_object(&self) -> bool;
+    /// The items of a JSON array, `None` for anything else.
+    fn items(&self) -> Option<Vec<Self>>;
+    /// The first member of an object whose name equals `name` ignoring ASCII case and whose
+    /// value is not `null`; `None` for anything else.
+    fn member(&self, name: &str) -> Option<Self>;
+}
+
+impl JsonNode for Value {
+    fn string(&self) -> Option<String> {
+        self.as_str().map(str::to_owned)
+    }
+
+    fn number_text(&self) -> Option<String> {
+        match self {
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        }
+    }
+
+    fn is_object(&self) -> bool {
+        self.is_object()
+    }
+
+    fn items(&self) -> Option<Vec<Self>> {
+        self.as_array().cloned()
+    }
+
+    fn member(&self, name: &str) -> Option<Self> {
+        self.as_object()?
+            .iter()
+            .find(|(k, v)| k.eq_ignore_ascii_case(name) && !v.is_null())
+            .map(|(_, v)| v.clone())
     }
 }
 
-fn from_object(map: &Map<String, Value>) -> Option<(Option<String>, Option<String>)> {
-    let error_message = member(map, "errorMessage").and_then(text);
-    let (mut id, mut message) = match member(map, "error") {
-        Some(Value::Object(detail)) => detail_of(detail),
-        Some(Value::Array(items)) => from_array(items).unwrap_or((None, None)),
-        Some(other) => (text(other), member(map, "error_description").and_then(text)),
+type Found = (Option<String>, Option<String>);
+
+/// An id and a message found in a JSON body; `None` when the body has no known shape.
+fn from_json<J: JsonNode>(value: &J) -> Option<Found> {
+    if value.is_object() {
+        return from_object(value);
+    }
+    if let Some(items) = value.items() {
+        return from_array(&items);
+    }
+    value
+        .string()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .map(|s| (None, Some(s)))
+}
+
+fn from_object<J: JsonNode>(map: &J) -> Option<Found> {
+    let error_message = map.member("errorMessage").as_ref().and_then(text);
+    let (mut id, mut message) = match map.member("error") {
+        Some(detail) if detail.is_object() => detail_of(&detail),
+        Some(detail) => match detail.items() {
+            Some(items) => from_array(&items).unwrap_or((None, None)),
+            None => (
+                text(&detail),
+                map.member("error_description").as_ref().and_then(text),
+            ),
+        },
         None => detail_of(map),
     };
     if id.is_none() && message.is_none() {
-        if let Some(Value::Array(items)) = member(map, "errors") {
-            (id, message) = from_array(items).unwrap_or((None, None));
+        if let Some(items) = map.member("errors").and_then(|e| e.items()) {
+            (id, message) = from_array(&items).unwrap_or((None, None));
         }
     }
     // The OAuth shape's code doubles as the message when there is no description.
@@ -95,22 +167,23 @@ fn from_object(map: &Map<String, Value>) -> Option<(Option<String>, Option<Strin
 }
 
 /// `{id, desc}` (also `description` or `message` for the text).
-fn detail_of(map: &Map<String, Value>) -> (Option<String>, Option<String>) {
-    let id = member(map, "id").and_then(text);
+fn detail_of<J: JsonNode>(map: &J) -> Found {
+    let id = map.member("id").as_ref().and_then(text);
     let message = ["desc", "description", "message", "errorMessage"]
         .iter()
-        .find_map(|name| member(map, name).and_then(text));
+        .find_map(|name| map.member(name).as_ref().and_then(text));
     (id, message)
 }
 
 /// `[{id, desc}, ...]` or `["text", ...]`: the first id, the messages joined by `; `.
-fn from_array(items: &[Value]) -> Option<(Option<String>, Option<String>)> {
+fn from_array<J: JsonNode>(items: &[J]) -> Option<Found> {
     let mut id = None;
     let mut messages = Vec::new();
     for item in items {
-        let (item_id, item_message) = match item {
-            Value::Object(map) => detail_of(map),
-            other => (None, text(other)),
+        let (item_id, item_message) = if item.is_object() {
+            detail_of(item)
+        } else {
+            (None, text(item))
         };
         if id.is_none() {
             id = item_id;
@@ -123,19 +196,11 @@ fn from_array(items: &[Value]) -> Option<(Option<String>, Option<String>)> {
     Some((id, Some(messages.join("; "))))
 }
 
-/// A member by ASCII case-insensitive name, ignoring nulls.
-fn member<'a>(map: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
-    map.iter()
-        .find(|(k, v)| k.eq_ignore_ascii_case(name) && !v.is_null())
-        .map(|(_, v)| v)
-}
-
 /// Non-empty text of a string or number.
-fn text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
+fn text<J: JsonNode>(value: &J) -> Option<String> {
+    match value.string() {
+        Some(s) => Some(s.trim().to_owned()).filter(|s| !s.is_empty()),
+        None => value.number_text(),
     }
 }
 
@@ -164,7 +229,7 @@ fn reason_phrase(status: u16) -> String {
         502 => "Bad Gateway",
         503 => "Service Unavailable",
         504 => "Gateway Timeout",
-        _ => return format!("HTTP status {status}"),
+        _ => return ["HTTP status ", &crate::encoding::decimal(u64::from(status))].concat(),
     };
     phrase.to_owned()
 }
@@ -263,6 +328,88 @@ mod tests {
         let e = parse_error_body(500, &"x".repeat(5000));
         assert_eq!(e.message.chars().count(), MESSAGE_LIMIT + 1);
         assert!(e.message.ends_with('…'));
+    }
+
+    /// The rules read any JSON tree: here a minimal one, as the browser package's would be.
+    #[derive(Clone)]
+    enum Tree {
+        Text(&'static str),
+        Number(&'static str),
+        Null,
+        List(Vec<Tree>),
+        Map(Vec<(&'static str, Tree)>),
+    }
+
+    impl JsonNode for Tree {
+        fn string(&self) -> Option<String> {
+            match self {
+                Tree::Text(s) => Some((*s).to_owned()),
+                _ => None,
+            }
+        }
+        fn number_text(&self) -> Option<String> {
+            match self {
+                Tree::Number(s) => Some((*s).to_owned()),
+                _ => None,
+            }
+        }
+        fn is_object(&self) -> bool {
+            matches!(self, Tree::Map(_))
+        }
+        fn items(&self) -> Option<Vec<Self>> {
+            match self {
+                Tree::List(items) => Some(items.clone()),
+                _ => None,
+            }
+        }
+        fn member(&self, name: &str) -> Option<Self> {
+            match self {
+                Tree::Map(members) => members
+                    .iter()
+                    .find(|(k, v)| k.eq_ignore_ascii_case(name) && !matches!(v, Tree::Null))
+                    .map(|(_, v)| v.clone()),
+                _ => None,
+            }
+        }
+    }
+
+    #[test]
+    fn any_json_tree_through_parse_error_body_with() {
+        let with = |tree: Option<Tree>| {
+            let e = parse_error_body_with(400, "\u{feff} body \n", |text| {
+                assert_eq!(text, "body");
+                tree
+            });
+            (e.id, e.message)
+        };
+        assert_eq!(with(None), (None, "body".into()));
+        let detail = Tree::Map(vec![
+            ("ID", Tree::Number("17")),
+            ("Desc", Tree::Text(" y ")),
+        ]);
+        assert_eq!(
+            with(Some(Tree::Map(vec![
+                ("errorMessage", Tree::Null),
+                ("Error", detail.clone()),
+            ]))),
+            (s("17"), "y".into())
+        );
+        assert_eq!(
+            with(Some(Tree::List(vec![detail, Tree::Text("z")]))),
+            (s("17"), "y; z".into())
+        );
+        assert_eq!(
+            with(Some(Tree::Map(vec![(
+                "error",
+                Tree::Text("invalid_grant")
+            )]))),
+            (s("invalid_grant"), "invalid_grant".into())
+        );
+        assert_eq!(with(Some(Tree::Number("3"))), (None, "body".into()));
+        let empty = parse_error_body_with(404, "  ", |_| -> Option<Tree> {
+            panic!("an empty body is not parsed")
+        });
+        assert_eq!(empty.message, "Not Found");
     }
 
     #[test]

@@ -1,21 +1,39 @@
 //! Validation of caller input before a request is made (and by the sandbox on arrival).
 //! Numbers are taken as `f64`, the type JS numbers arrive as; non-integers are refused.
 
+use crate::encoding::{decimal, signed_decimal};
 use crate::model::Event;
 use crate::{Error, ServiceDate};
 
 /// The largest `pageSize` the service allows.
 pub const MAX_PAGE_SIZE: u32 = 100;
 
-/// A number as text for messages, without `f64`'s `Display`: its float-printing machinery
-/// alone is about 10 KB of the gzipped browser package.
+/// A number as text for messages, without `f64`'s `Display` (its float-printing machinery
+/// alone is about 10 KB of the gzipped browser package): integers exactly, other numbers to
+/// six decimals, trailing zeros dropped.
 fn number_text(value: f64) -> String {
-    if value.is_finite() && value.fract() == 0.0 && value.abs() < 9.0e15 {
-        (value as i64).to_string()
-    } else {
-        serde_json::Number::from_f64(value)
-            .map_or_else(|| "a non-finite number".to_owned(), |n| n.to_string())
+    if !value.is_finite() {
+        return "a non-finite number".to_owned();
     }
+    if value.abs() >= 9.0e15 {
+        return if value > 0.0 {
+            "a number above 9e15"
+        } else {
+            "a number below -9e15"
+        }
+        .to_owned();
+    }
+    let sign = if value < 0.0 { "-" } else { "" };
+    let whole = value.abs().trunc();
+    let micros = ((value.abs() - whole) * 1e6).round() as u64;
+    let (whole, micros) = (whole as u64 + micros / 1_000_000, micros % 1_000_000);
+    let mut text = [sign, &decimal(whole)].concat();
+    if micros > 0 {
+        let fraction = decimal(1_000_000 + micros);
+        text.push('.');
+        text.push_str(fraction[1..].trim_end_matches('0'));
+    }
+    text
 }
 
 /// An integer in `min..=max`, or [`Error::InvalidArgument`] naming `field`.
@@ -23,17 +41,22 @@ fn integer_in(field: &str, value: f64, min: i64, max: i64) -> Result<i64, Error>
     if !value.is_finite() || value.fract() != 0.0 {
         return Err(Error::invalid_argument(
             field,
-            format!("must be a whole number, got {}", number_text(value)),
+            ["must be a whole number, got ", &number_text(value)].concat(),
         ));
     }
     // Every integer of i32 range, and these bounds, are exact in f64.
     if value < min as f64 || value > max as f64 {
         return Err(Error::invalid_argument(
             field,
-            format!(
-                "must be between {min} and {max}, got {}",
-                number_text(value)
-            ),
+            [
+                "must be between ",
+                &signed_decimal(min),
+                " and ",
+                &signed_decimal(max),
+                ", got ",
+                &number_text(value),
+            ]
+            .concat(),
         ));
     }
     Ok(value as i64)
@@ -93,7 +116,7 @@ pub fn event(event: &Event) -> Result<(), Error> {
                 if a.millis > b.millis {
                     return Err(Error::invalid_argument(
                         later_name,
-                        format!("must not be before {earlier_name}"),
+                        ["must not be before ", earlier_name].concat(),
                     ));
                 }
             }
@@ -112,6 +135,33 @@ mod tests {
             Err(Error::InvalidArgument { field, .. }) => field,
             other => panic!("expected InvalidArgument, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn numbers_in_messages() {
+        for (value, text) in [
+            (0.0, "0"),
+            (-3.0, "-3"),
+            (2_147_483_648.0, "2147483648"),
+            (1.5, "1.5"),
+            (-50.25, "-50.25"),
+            (0.1, "0.1"),
+            (2.0000004, "2"),
+            (9.9999999, "10"),
+            (1e20, "a number above 9e15"),
+            (-1e20, "a number below -9e15"),
+            (f64::NAN, "a non-finite number"),
+            (f64::NEG_INFINITY, "a non-finite number"),
+        ] {
+            assert_eq!(number_text(value), text, "{value}");
+        }
+        let err = page(1.5).unwrap_err().to_string();
+        assert_eq!(err, "invalid page: must be a whole number, got 1.5");
+        let err = event_id(-3_000_000_000.0).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "invalid eventId: must be between -2147483648 and 2147483647, got -3000000000"
+        );
     }
 
     #[test]

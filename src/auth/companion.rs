@@ -1,13 +1,13 @@
 //! Calls of the backend companion: code exchange, refresh and logout. Each carries the
 //! static `X-Fundraising-Client: 1` header and the companion's cookie.
 
-use fundraising_core::service_error::parse_error_body;
 use fundraising_core::ServiceDate;
 use js_sys::Object;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
 use super::{Profile, Session};
+use crate::error_body::service_error;
 use crate::http::{send, HttpRequest, HttpResponse};
 use crate::js_object::{member, number, parse_json, set, string, to_json};
 use crate::Error;
@@ -93,7 +93,7 @@ fn companion_error(response: &HttpResponse) -> Error {
         None => Error::Companion {
             code: "http_error".to_owned(),
             status: response.status,
-            message: parse_error_body(response.status, &response.body).message,
+            message: service_error(response.status, &response.body).message,
         },
     }
 }
