@@ -1,5 +1,6 @@
 //! The crate's one error type and its conversion into the JS `FundraisingError`.
 
+use fundraising_core::encoding::decimal;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/js/error.js")]
@@ -109,6 +110,73 @@ impl Error {
     }
 }
 
+impl Error {
+    /// The message JS sees: the text of `Display`, put together without the formatting
+    /// machinery (which would be a sizeable part of the wasm).
+    pub fn message(&self) -> String {
+        match self {
+            Error::InvalidArgument(m) | Error::InvalidCallback(m) | Error::StateMismatch(m) => {
+                m.clone()
+            }
+            Error::NotFound(m) => ["not found (404): ", m].concat(),
+            Error::Http { status, message } => {
+                ["HTTP ", &decimal(u64::from(*status)), ": ", message].concat()
+            }
+            Error::Network(m) => ["network error: ", m].concat(),
+            Error::Timeout(m) | Error::Unsupported(m) => (*m).to_owned(),
+            Error::Aborted => "the operation was aborted".to_owned(),
+            Error::Decode(m) => ["cannot decode the answer: ", m].concat(),
+            Error::PopupBlocked => "the sign-in pop-up was blocked by the browser".to_owned(),
+            Error::PopupClosed => {
+                "the sign-in pop-up was closed before sign-in finished".to_owned()
+            }
+            Error::OAuth { message, .. } | Error::Companion { message, .. } => message.clone(),
+        }
+    }
+}
+
+/// The text of a core error's `Display`, put together without the formatting machinery
+/// (quoted values in plain double quotes).
+pub(crate) fn core_message(e: &fundraising_core::Error) -> String {
+    use fundraising_core::Error as Core;
+    match e {
+        Core::InvalidDate { input } => [
+            "invalid date \"",
+            input,
+            "\": expected \\/Date(<milliseconds>[+-hhmm])\\/",
+        ]
+        .concat(),
+        Core::Decode { message } => ["cannot decode the response: ", message].concat(),
+        Core::InvalidArgument { field, message } => ["invalid ", field, ": ", message].concat(),
+        Core::UnknownScope { scope } => [
+            "unknown scope \"",
+            scope,
+            "\"; known scopes are openid, profile, email, account, fundraise, offline_access",
+        ]
+        .concat(),
+        Core::ScopeUnavailable { scope } => [
+            "scope \"",
+            scope,
+            "\" is announced by the service but not available yet",
+        ]
+        .concat(),
+        Core::InvalidCallback { message } => ["invalid sign-in callback: ", message].concat(),
+        Core::OAuth {
+            error, description, ..
+        } => match description {
+            Some(d) => ["sign-in failed: ", error, " (", d, ")"].concat(),
+            None => ["sign-in failed: ", error].concat(),
+        },
+        Core::Service(s) => {
+            let text = ["HTTP ", &decimal(u64::from(s.status)), ": ", &s.message].concat();
+            match &s.id {
+                Some(id) => [text.as_str(), " [", id, "]"].concat(),
+                None => text,
+            }
+        }
+    }
+}
+
 impl From<fundraising_core::Error> for Error {
     fn from(e: fundraising_core::Error) -> Self {
         use fundraising_core::Error as Core;
@@ -118,20 +186,20 @@ impl From<fundraising_core::Error> for Error {
                 status: s.status,
                 message: s.message,
             },
-            Core::Decode { .. } | Core::InvalidDate { .. } => Error::Decode(e.to_string()),
+            Core::Decode { .. } | Core::InvalidDate { .. } => Error::Decode(core_message(&e)),
             Core::OAuth { ref error, .. } => Error::OAuth {
                 error: error.clone(),
-                message: e.to_string(),
+                message: core_message(&e),
             },
-            Core::InvalidCallback { .. } => Error::InvalidCallback(e.to_string()),
-            _ => Error::InvalidArgument(e.to_string()),
+            Core::InvalidCallback { .. } => Error::InvalidCallback(core_message(&e)),
+            _ => Error::InvalidArgument(core_message(&e)),
         }
     }
 }
 
 impl From<Error> for JsValue {
     fn from(e: Error) -> Self {
-        new_fundraising_error(e.code(), &e.to_string(), e.status())
+        new_fundraising_error(e.code(), &e.message(), e.status())
     }
 }
 
@@ -142,4 +210,91 @@ pub(crate) fn js_message(value: &JsValue) -> String {
         .map(|e| String::from(e.message()))
         .or_else(|| value.as_string())
         .unwrap_or_else(|| "unknown JavaScript error".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fundraising_core::service_error::parse_error_body;
+    use fundraising_core::Error as Core;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[cfg(target_arch = "wasm32")]
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+    #[test]
+    fn message_is_the_display_text() {
+        let all = [
+            Error::InvalidArgument("invalid page: x".into()),
+            Error::NotFound("No campaign".into()),
+            Error::Http {
+                status: 503,
+                message: "busy".into(),
+            },
+            Error::Network("offline".into()),
+            Error::Timeout("the request timed out"),
+            Error::Aborted,
+            Error::Decode("bad".into()),
+            Error::PopupBlocked,
+            Error::PopupClosed,
+            Error::OAuth {
+                error: "access_denied".into(),
+                message: "sign-in failed: access_denied".into(),
+            },
+            Error::InvalidCallback("invalid sign-in callback: empty".into()),
+            Error::StateMismatch("no sign-in is pending".into()),
+            Error::Companion {
+                code: "invalid_grant".into(),
+                status: 400,
+                message: "Code expired".into(),
+            },
+            Error::Unsupported("sign-in needs a browser window"),
+        ];
+        for e in all {
+            assert_eq!(e.message(), e.to_string());
+        }
+    }
+
+    #[test]
+    fn core_message_is_cores_display_text() {
+        let all = [
+            Core::InvalidDate {
+                input: "soon".into(),
+            },
+            Core::Decode {
+                message: "missing field".into(),
+            },
+            Core::invalid_argument("pageSize", "must be between 1 and 100, got 101"),
+            Core::UnknownScope {
+                scope: "admin".into(),
+            },
+            Core::ScopeUnavailable {
+                scope: "social".into(),
+            },
+            Core::InvalidCallback {
+                message: "parameter `code` is empty".into(),
+            },
+            Core::OAuth {
+                error: "access_denied".into(),
+                description: Some("The user said no".into()),
+                uri: None,
+                state: None,
+            },
+            Core::OAuth {
+                error: "server_error".into(),
+                description: None,
+                uri: None,
+                state: Some("s".into()),
+            },
+            Core::Service(parse_error_body(
+                404,
+                r#"{"error": {"id": "NF", "desc": "No"}}"#,
+            )),
+            Core::Service(parse_error_body(500, "")),
+        ];
+        for e in all {
+            assert_eq!(core_message(&e), e.to_string());
+        }
+    }
 }

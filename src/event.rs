@@ -57,7 +57,7 @@ fn date(object: &JsValue, name: &str) -> Result<Option<ServiceDate>, Error> {
     match value.as_string() {
         Some(text) => ServiceDate::parse(&text)
             .map(Some)
-            .map_err(|e| Error::invalid(name, &e.to_string())),
+            .map_err(|e| Error::invalid(name, &crate::error::core_message(&e))),
         None => Err(Error::invalid(name, "expected a Date")),
     }
 }

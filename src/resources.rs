@@ -1,6 +1,7 @@
 //! The four resource operations (endpoints 4 to 7): argument checks, addresses and result
 //! decoding. The I/O itself is in `client.rs` (one shared request path).
 
+use fundraising_core::encoding::{decimal, signed_decimal};
 use fundraising_core::model::Event;
 use fundraising_core::validate;
 use wasm_bindgen::JsValue;
@@ -83,14 +84,17 @@ impl ResourceApi {
         if let Some(page) = page {
             query.push_str(if query.is_empty() { "?" } else { "&" });
             query.push_str("page=");
-            query.push_str(&validate::page(page)?.to_string());
+            query.push_str(&decimal(u64::from(validate::page(page)?)));
         }
         if let Some(size) = page_size {
             query.push_str(if query.is_empty() { "?" } else { "&" });
             query.push_str("pagesize=");
-            query.push_str(&validate::page_size(size)?.to_string());
+            query.push_str(&decimal(u64::from(validate::page_size(size)?)));
         }
-        Ok(self.get(&["event", &event_id.to_string(), "pages"], &query))
+        Ok(self.get(
+            &["event", &signed_decimal(i64::from(event_id)), "pages"],
+            &query,
+        ))
     }
 
     fn get(&self, segments: &[&str], query: &str) -> Call {

@@ -161,7 +161,12 @@ impl AuthorizeRequest {
             if let Some(bad) = prompt.split_whitespace().find(|p| !PROMPTS.contains(p)) {
                 return Err(Error::invalid_argument(
                     "prompt",
-                    format!("unknown value {bad:?}; use none, login, consent or select_account"),
+                    [
+                        "unknown value \"",
+                        bad,
+                        "\"; use none, login, consent or select_account",
+                    ]
+                    .concat(),
                 ));
             }
             params.push(("prompt", prompt));
@@ -170,11 +175,14 @@ impl AuthorizeRequest {
             params.push(("login_hint", required("loginHint", hint)?));
         }
 
-        let query: Vec<String> = params
-            .iter()
-            .map(|(k, v)| format!("{k}={}", form_encode(v)))
-            .collect();
-        Ok(format!("{auth_url}/connect/authorize?{}", query.join("&")))
+        let mut url = [auth_url, "/connect/authorize"].concat();
+        for (i, (name, value)) in params.iter().enumerate() {
+            url.push_str(if i == 0 { "?" } else { "&" });
+            url.push_str(name);
+            url.push('=');
+            url.push_str(&form_encode(value));
+        }
+        Ok(url)
     }
 }
 

@@ -78,7 +78,7 @@ fn parse_params(part: &str) -> Result<Vec<(String, String)>, Error> {
             let name = form_decode(name)
                 .ok_or_else(|| Error::invalid_callback("malformed percent-encoding"))?;
             let value = form_decode(value).ok_or_else(|| {
-                Error::invalid_callback(format!("malformed percent-encoding in `{name}`"))
+                Error::invalid_callback(["malformed percent-encoding in `", &name, "`"].concat())
             })?;
             Ok((name, value))
         })
@@ -90,21 +90,21 @@ fn single<'a>(params: &'a [(String, String)], name: &str) -> Result<Option<&'a s
     let mut values = params.iter().filter(|(k, _)| k == name).map(|(_, v)| v);
     let first = values.next();
     if values.next().is_some() {
-        return Err(Error::invalid_callback(format!(
-            "parameter `{name}` appears more than once"
-        )));
+        return Err(Error::invalid_callback(
+            ["parameter `", name, "` appears more than once"].concat(),
+        ));
     }
     Ok(first.map(String::as_str))
 }
 
 fn non_empty(params: &[(String, String)], name: &str) -> Result<String, Error> {
     match single(params, name)? {
-        None => Err(Error::invalid_callback(format!(
-            "parameter `{name}` is missing"
-        ))),
-        Some("") => Err(Error::invalid_callback(format!(
-            "parameter `{name}` is empty"
-        ))),
+        None => Err(Error::invalid_callback(
+            ["parameter `", name, "` is missing"].concat(),
+        )),
+        Some("") => Err(Error::invalid_callback(
+            ["parameter `", name, "` is empty"].concat(),
+        )),
         Some(v) => Ok(v.to_owned()),
     }
 }

@@ -82,7 +82,12 @@ impl ServiceDate {
 
     /// The wire form, always in UTC: `\/Date(<millis>+0000)\/`.
     pub fn to_wire(&self) -> String {
-        format!(r"\/Date({}+0000)\/", self.millis)
+        [
+            r"\/Date(",
+            &crate::encoding::signed_decimal(self.millis),
+            r"+0000)\/",
+        ]
+        .concat()
     }
 }
 

@@ -1,6 +1,6 @@
 //! One-off values of a sign-in: the GUID `nonce` and the `state`, from the caller's random bytes.
 
-use crate::encoding::base64url;
+use crate::encoding::{base64url, decimal};
 use crate::Error;
 
 /// Formats 16 random bytes as a version-4 GUID (`xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx`),
@@ -14,20 +14,25 @@ pub fn guid_from_bytes(bytes: &[u8]) -> Result<String, Error> {
     let mut b: [u8; 16] = bytes.try_into().map_err(|_| {
         Error::invalid_argument(
             "randomBytes",
-            format!("a GUID needs exactly 16 random bytes, got {}", bytes.len()),
+            [
+                "a GUID needs exactly 16 random bytes, got ",
+                &decimal(bytes.len() as u64),
+            ]
+            .concat(),
         )
     })?;
     b[6] = (b[6] & 0x0f) | 0x40; // version 4
     b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122 variant
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    Ok(format!(
-        "{}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    ))
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut guid = String::with_capacity(36);
+    for (i, x) in b.iter().enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            guid.push('-');
+        }
+        guid.push(char::from(HEX[usize::from(x >> 4)]));
+        guid.push(char::from(HEX[usize::from(x & 0x0f)]));
+    }
+    Ok(guid)
 }
 
 /// Fewest random bytes accepted for a `state`.
@@ -38,10 +43,13 @@ pub fn state_from_bytes(bytes: &[u8]) -> Result<String, Error> {
     if bytes.len() < MIN_STATE_BYTES {
         return Err(Error::invalid_argument(
             "randomBytes",
-            format!(
-                "a state needs at least {MIN_STATE_BYTES} random bytes, got {}",
-                bytes.len()
-            ),
+            [
+                "a state needs at least ",
+                &decimal(MIN_STATE_BYTES as u64),
+                " random bytes, got ",
+                &decimal(bytes.len() as u64),
+            ]
+            .concat(),
         ));
     }
     Ok(base64url(bytes))

@@ -5,7 +5,7 @@ use std::fmt;
 
 use sha2::{Digest, Sha256};
 
-use crate::encoding::base64url;
+use crate::encoding::{base64url, decimal};
 use crate::Error;
 
 /// The only challenge method we send.
@@ -72,10 +72,15 @@ impl Pkce {
         if !(MIN_RANDOM_BYTES..=MAX_RANDOM_BYTES).contains(&bytes.len()) {
             return Err(Error::invalid_argument(
                 "randomBytes",
-                format!(
-                    "PKCE needs {MIN_RANDOM_BYTES} to {MAX_RANDOM_BYTES} random bytes, got {}",
-                    bytes.len()
-                ),
+                [
+                    "PKCE needs ",
+                    &decimal(MIN_RANDOM_BYTES as u64),
+                    " to ",
+                    &decimal(MAX_RANDOM_BYTES as u64),
+                    " random bytes, got ",
+                    &decimal(bytes.len() as u64),
+                ]
+                .concat(),
             ));
         }
         let verifier = CodeVerifier(base64url(bytes));
