@@ -12,14 +12,14 @@ if [ "${1:-}" = "--out" ]; then out=$2; fi
 
 name=fundraising_client
 # The size build: nightly's std rebuilt for size with panics as plain traps (no panic
-# messages, no formatting machinery for them), in its own target directory so it does not
-# rebuild the stable artifacts of the tests. Stable (larger package) when nightly or its
-# rust-src is missing (scripts/ensure-tools.sh wasm adds rust-src).
+# messages or source locations, no formatting machinery for them), in its own target
+# directory so it does not rebuild the stable artifacts of the tests. Stable (a larger
+# package) when nightly or its rust-src is missing (scripts/ensure-tools.sh wasm adds rust-src).
 if cargo +nightly --version >/dev/null 2>&1 \
   && [ -d "$(rustc +nightly --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ]; then
   target_dir="$root/target/pkg-nightly"
   CARGO_TARGET_DIR="$target_dir" \
-    RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort' \
+    RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none' \
     cargo +nightly build -q --release --target wasm32-unknown-unknown -p fundraising-client \
     -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
 else
