@@ -53,6 +53,15 @@ def git_rev():
         return "?"
 
 
+def tree_state():
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=common.ROOT, capture_output=True, text=True).stdout
+    except OSError:
+        return "?"
+    n = len([line for line in out.splitlines() if line.strip()])
+    return "clean" if n == 0 else f"{n} tracked file(s) modified"
+
+
 def esc(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
 
@@ -105,7 +114,7 @@ def main(argv):
         "Written by `make bench` (scripts/bench.sh -> bench/run.py); every figure below comes from the run "
         "described here. Timings on shared machines are noisy: latencies are medians of repeated runs and "
         "ratios are measured side by side in the same run.\n\n"
-        f"- run: {now}, commit {git_rev()}, sections: {', '.join(wanted)}\n"
+        f"- run: {now}, commit {git_rev()} (working tree {tree_state()}, {common.ROOT}), sections: {', '.join(wanted)}\n"
         f"- machine: {cores} cores ({cpu}), {mem_kib / 1024 / 1024:.1f} GiB memory, {platform.system()} {platform.release()}\n"
         f"- mode: {'BENCH_QUICK=1 (shortened smoke run)' if common.QUICK else 'full'}; FUZZ_SECONDS={fuzz_seconds} per fuzz target; "
         f"servers built with the `{common.PROFILE}` profile, on 127.0.0.1, ports picked at run time\n"
