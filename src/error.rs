@@ -203,15 +203,6 @@ impl From<Error> for JsValue {
     }
 }
 
-/// The message of a JS exception, for [`Error::Network`] and friends.
-pub(crate) fn js_message(value: &JsValue) -> String {
-    value
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| value.as_string())
-        .unwrap_or_else(|| "unknown JavaScript error".to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
