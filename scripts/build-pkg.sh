@@ -43,8 +43,11 @@ if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" -lt 116 ] 2>/dev/nul
   fi
 fi
 
-# The features rustc's default wasm32 target emits (Rust 1.82+).
-"$wasm_opt" -Oz --strip-debug --strip-producers \
+# The features rustc's default wasm32 target emits (Rust 1.82+). --low-memory-unused: rustc
+# puts the 1 MiB stack first (growing down to 0) and the data above it, so the lowest 1 KiB
+# is only reached by a stack about to overflow; binaryen may then fold small constant
+# offsets into loads and stores.
+"$wasm_opt" -Oz --strip-debug --strip-producers --strip-target-features --low-memory-unused \
   --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
   -o "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"
