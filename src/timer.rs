@@ -10,13 +10,9 @@ use crate::Error;
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_name = setTimeout)]
-    pub(crate) fn set_timeout(callback: &JsValue, ms: u32) -> JsValue;
+    fn set_timeout(callback: &JsValue, ms: u32) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
-    pub(crate) fn clear_timeout(id: &JsValue);
-    #[wasm_bindgen(js_name = setInterval)]
-    pub(crate) fn set_interval(callback: &JsValue, ms: u32) -> JsValue;
-    #[wasm_bindgen(js_name = clearInterval)]
-    pub(crate) fn clear_interval(id: &JsValue);
+    fn clear_timeout(id: &JsValue);
     #[wasm_bindgen(js_namespace = Date, js_name = now)]
     pub(crate) fn now_ms() -> f64;
 }

@@ -1,18 +1,30 @@
 //! The pop-up flow, both ends: the opener waits for the callback (from its own origin, for
 //! its own pending state), and the pop-up hands the callback over and closes.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use fundraising_core::callback;
-use js_sys::{Function, Object, Promise, Reflect};
+use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortSignal, BroadcastChannel, MessageEvent, Window};
+use web_sys::{AbortSignal, BroadcastChannel, Window};
 
 use super::SignInRequest;
-use crate::timer::{clear_interval, clear_timeout, set_interval, set_timeout};
 use crate::Error;
+
+#[wasm_bindgen(module = "/src/js/popup.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = waitForCallback)]
+    #[allow(clippy::too_many_arguments)]
+    fn wait_for_callback(
+        popup: &Window,
+        message_type: &str,
+        channel_name: &str,
+        accept: &Closure<dyn FnMut(String) -> bool>,
+        timeout_ms: u32,
+        poll_ms: u32,
+        closed_polls: u32,
+        signal: Option<AbortSignal>,
+    ) -> Promise;
+}
 
 /// `type` of the message the pop-up sends.
 pub(crate) const MESSAGE_TYPE: &str = "fundraising-client:callback";
@@ -83,7 +95,8 @@ impl PopupSignIn {
     /// Waits for the callback URL of this sign-in: a `message` on this window from this
     /// window's own origin, or a message on the sign-in's `BroadcastChannel`, either carrying
     /// a callback whose state is this sign-in's. Anything else is ignored. Ends with
-    /// `popup_closed`, `timeout` or `aborted` otherwise.
+    /// `popup_closed`, `timeout` or `aborted` otherwise. (The listening is `src/js/popup.js`;
+    /// the state check is core's callback parser.)
     pub(crate) async fn wait_for_callback(
         &self,
         timeout_ms: u32,
@@ -92,125 +105,35 @@ impl PopupSignIn {
         if signal.is_some_and(AbortSignal::aborted) {
             return Err(Error::Aborted);
         }
-        let window =
-            web_sys::window().ok_or(Error::Unsupported("sign-in needs a browser window"))?;
-        let origin = window
-            .location()
-            .origin()
-            .map_err(|_| Error::Unsupported("the page has no origin"))?;
-
-        let outcome: Rc<RefCell<Option<Result<String, Error>>>> = Rc::default();
-        let mut wake = JsValue::UNDEFINED;
-        let done = Promise::new(&mut |resolve, _| wake = resolve.into());
-        let wake: Function = wake.unchecked_into();
-        let settle: Rc<dyn Fn(Result<String, Error>)> = {
-            let outcome = outcome.clone();
-            Rc::new(move |result| {
-                if outcome.borrow().is_none() {
-                    *outcome.borrow_mut() = Some(result);
-                    let _ = wake.call0(&JsValue::NULL);
-                }
-            })
-        };
-        let accept: Rc<dyn Fn(JsValue)> = {
-            let settle = settle.clone();
-            let state = self.request.state.clone();
-            Rc::new(move |data| {
-                if let Some(url) = callback_url(&data) {
-                    if callback_state(&url).as_deref() == Some(state.as_str()) {
-                        settle(Ok(url));
-                    }
-                }
-            })
-        };
-
-        let on_message = {
-            let accept = accept.clone();
-            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                if event.origin() == origin {
-                    accept(event.data());
-                }
-            })
-        };
-        let _ =
-            window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
-
-        let channel = BroadcastChannel::new(&channel_name(&self.request.state)).ok();
-        let on_channel = {
-            let accept = accept.clone();
-            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| accept(event.data()))
-        };
-        if let Some(channel) = &channel {
-            channel.set_onmessage(Some(on_channel.as_ref().unchecked_ref()));
-        }
-
-        let on_poll = {
-            let settle = settle.clone();
-            let popup = self.popup.clone();
-            let mut closed_polls = 0;
-            Closure::<dyn FnMut()>::new(move || {
-                if popup.closed().unwrap_or(false) {
-                    closed_polls += 1;
-                    if closed_polls >= CLOSED_POLLS {
-                        settle(Err(Error::PopupClosed));
-                    }
-                }
-            })
-        };
-        let poll = set_interval(on_poll.as_ref(), POLL_MS);
-
-        let on_timeout = {
-            let settle = settle.clone();
-            Closure::<dyn FnMut()>::new(move || {
-                settle(Err(Error::Timeout("the sign-in took too long")))
-            })
-        };
-        let timer = set_timeout(on_timeout.as_ref(), timeout_ms);
-
-        let on_abort = {
-            let settle = settle.clone();
-            Closure::<dyn FnMut()>::new(move || settle(Err(Error::Aborted)))
-        };
-        if let Some(signal) = signal {
-            let _ =
-                signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
-        }
-
-        let _ = JsFuture::from(done).await;
-
-        let _ = window
-            .remove_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
-        if let Some(channel) = &channel {
-            channel.set_onmessage(None);
-            channel.close();
-        }
-        clear_interval(&poll);
-        clear_timeout(&timer);
-        if let Some(signal) = signal {
-            let _ = signal
-                .remove_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
-        }
-        let result = outcome
-            .borrow_mut()
-            .take()
-            .unwrap_or(Err(Error::PopupClosed));
+        web_sys::window().ok_or(Error::Unsupported("sign-in needs a browser window"))?;
+        let state = self.request.state.clone();
+        let accept = Closure::<dyn FnMut(String) -> bool>::new(move |url: String| {
+            callback_state(&url).as_deref() == Some(state.as_str())
+        });
+        let outcome = JsFuture::from(wait_for_callback(
+            &self.popup,
+            MESSAGE_TYPE,
+            &channel_name(&self.request.state),
+            &accept,
+            timeout_ms,
+            POLL_MS,
+            CLOSED_POLLS,
+            signal.cloned(),
+        ))
+        .await;
+        drop(accept);
         if !self.popup.closed().unwrap_or(true) {
             let _ = self.popup.close();
         }
-        result
+        match outcome {
+            Ok(url) => url.as_string().ok_or(Error::PopupClosed),
+            Err(e) => Err(match e.as_f64() {
+                Some(1.0) => Error::Aborted,
+                Some(2.0) => Error::Timeout("the sign-in took too long"),
+                _ => Error::PopupClosed,
+            }),
+        }
     }
-}
-
-/// The `url` of a `{type: MESSAGE_TYPE, url}` message.
-fn callback_url(data: &JsValue) -> Option<String> {
-    if !data.is_object() {
-        return None;
-    }
-    let kind = Reflect::get(data, &"type".into()).ok()?.as_string()?;
-    if kind != MESSAGE_TYPE {
-        return None;
-    }
-    Reflect::get(data, &"url".into()).ok()?.as_string()
 }
 
 /// In a pop-up: hands `url` to the opener (target origin: this page's own) and to the
