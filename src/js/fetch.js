@@ -33,3 +33,22 @@ export async function sendRequest(method, url, body, bearer, companion, timeoutM
     if (signal) signal.removeEventListener("abort", abort);
   }
 }
+
+/**
+ * The retry backoff: resolves after `ms` milliseconds; rejects when `signal` fires first
+ * (or has already fired).
+ */
+export function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal && signal.aborted) return reject();
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject();
+    };
+    const timer = setTimeout(() => {
+      if (signal) signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    if (signal) signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
