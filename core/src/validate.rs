@@ -10,7 +10,7 @@ pub const MAX_PAGE_SIZE: u32 = 100;
 
 /// A number as text for messages, without `f64`'s `Display` (its float-printing machinery
 /// alone is about 10 KB of the gzipped browser package): integers exactly, other numbers to
-/// six decimals, trailing zeros dropped.
+/// six decimals, trailing zeros dropped ("about" when that rounds to a whole number).
 fn number_text(value: f64) -> String {
     if !value.is_finite() {
         return "a non-finite number".to_owned();
@@ -28,7 +28,12 @@ fn number_text(value: f64) -> String {
     let micros = ((value.abs() - whole) * 1e6).round() as u64;
     let (whole, micros) = (whole as u64 + micros / 1_000_000, micros % 1_000_000);
     let mut text = [sign, &decimal(whole)].concat();
-    if micros > 0 {
+    if micros == 0 {
+        if value.fract() != 0.0 {
+            // A fraction lost in the rounding to six decimals.
+            text.insert_str(0, "about ");
+        }
+    } else {
         let fraction = decimal(1_000_000 + micros);
         text.push('.');
         text.push_str(fraction[1..].trim_end_matches('0'));
@@ -146,8 +151,9 @@ mod tests {
             (1.5, "1.5"),
             (-50.25, "-50.25"),
             (0.1, "0.1"),
-            (2.0000004, "2"),
-            (9.9999999, "10"),
+            (2.0000004, "about 2"),
+            (9.9999999, "about 10"),
+            (-1e-9, "about -0"),
             (1e20, "a number above 9e15"),
             (-1e20, "a number below -9e15"),
             (f64::NAN, "a non-finite number"),
