@@ -15,15 +15,18 @@ name=fundraising_client
 # messages or source locations, no formatting machinery for them), in its own target
 # directory so it does not rebuild the stable artifacts of the tests. Stable (a larger
 # package) when nightly or its rust-src is missing (scripts/ensure-tools.sh wasm adds rust-src).
-if cargo +nightly --version >/dev/null 2>&1 \
-  && [ -d "$(rustc +nightly --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ]; then
+nightly_build() {
+  cargo +nightly --version >/dev/null 2>&1 \
+    && [ -d "$(rustc +nightly --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ] \
+    && CARGO_TARGET_DIR="$root/target/pkg-nightly" \
+      RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none' \
+      cargo +nightly build -q --release --target wasm32-unknown-unknown -p fundraising-client \
+      -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
+}
+if nightly_build; then
   target_dir="$root/target/pkg-nightly"
-  CARGO_TARGET_DIR="$target_dir" \
-    RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none' \
-    cargo +nightly build -q --release --target wasm32-unknown-unknown -p fundraising-client \
-    -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
 else
-  echo "warning: no nightly toolchain with rust-src: building with stable (a larger package)" >&2
+  echo "warning: no nightly toolchain with rust-src, or its size build failed: building with stable (a larger package)" >&2
   target_dir="$root/target"
   cargo build -q --release --target wasm32-unknown-unknown -p fundraising-client
 fi
@@ -32,16 +35,11 @@ raw="$target_dir/wasm32-unknown-unknown/release/$name.wasm"
 rm -rf "$out"
 wasm-bindgen --target web --out-dir "$out" "$raw"
 
+# wasm-opt and terser come from tools/ (npm, locked; scripts/ensure-tools.sh wasm installs them):
 # wasm-bindgen's output uses externref tables, which binaryen before 116 rewrites wrongly
-# (Debian bookworm has 108): use a recent wasm-opt, from npm when the system's is too old.
-wasm_opt=wasm-opt
-if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" -lt 116 ] 2>/dev/null || ! command -v wasm-opt >/dev/null; then
-  wasm_opt="$root/target/tools/binaryen/node_modules/.bin/wasm-opt"
-  if [ ! -x "$wasm_opt" ]; then
-    echo "==> npm install binaryen@132 (wasm-opt) into target/tools/binaryen" >&2
-    npm install --no-audit --no-fund --loglevel=error --prefix "$root/target/tools/binaryen" binaryen@132 >&2
-  fi
-fi
+# (Debian bookworm has 108).
+wasm_opt="$root/tools/node_modules/.bin/wasm-opt"
+terser="$root/tools/node_modules/.bin/terser"
 
 # The features rustc's default wasm32 target emits (Rust 1.82+). --low-memory-unused: rustc
 # puts the 1 MiB stack first (growing down to 0) and the data above it, so the lowest 1 KiB
@@ -60,11 +58,6 @@ printf '\nexport { FundraisingError } from "./%s";\n' "$error_js" >>"$out/$name.
 
 # Minify the JS glue and snippets (terser; class names kept, so FundraisingClient.name and
 # FundraisingError's constructor name stay). Comments go, except the TypeScript pointer.
-terser="$root/target/tools/terser/node_modules/.bin/terser"
-if [ ! -x "$terser" ]; then
-  echo "==> npm install terser@5 into target/tools/terser" >&2
-  npm install --no-audit --no-fund --loglevel=error --prefix "$root/target/tools/terser" terser@5 >&2
-fi
 for js in "$out/$name.js" $(find "$out/snippets" -name '*.js'); do
   "$terser" "$js" --module --ecma 2020 --compress passes=2 --mangle --keep-classnames \
     --comments '/@ts-self-types/' -o "$js.min"

@@ -36,13 +36,18 @@ if want wasm; then
     cargo install wasm-bindgen-cli --version "$wb_version" --locked --force \
       || cargo install wasm-bindgen-cli --version "$wb_version" --force
   fi
-  if ! command -v wasm-opt >/dev/null; then
-    apt_install binaryen
+  # wasm-opt (binaryen) and terser for the package build, pinned in tools/package-lock.json.
+  if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -x tools/node_modules/.bin/terser ]; then
+    echo "==> npm ci (build tools: binaryen, terser)" >&2
+    (cd tools && npm ci --no-audit --no-fund --loglevel=error)
   fi
-  # The size build of the package (scripts/build-pkg.sh) rebuilds std with nightly: it needs
-  # nightly's library source. Without a nightly toolchain build-pkg.sh falls back to stable.
-  if cargo +nightly --version >/dev/null 2>&1 \
-    && ! rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src'; then
+  # The size build of the package (scripts/build-pkg.sh) rebuilds std with nightly: it needs a
+  # nightly toolchain and its library source. Without them build-pkg.sh falls back to stable.
+  if ! cargo +nightly --version >/dev/null 2>&1; then
+    echo "==> rustup toolchain install nightly (minimal, with rust-src)" >&2
+    rustup toolchain install nightly --profile minimal --component rust-src \
+      || echo "warning: no nightly toolchain: the package is built with stable (larger)" >&2
+  elif ! rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src'; then
     echo "==> rustup component add rust-src --toolchain nightly" >&2
     rustup component add rust-src --toolchain nightly \
       || echo "warning: no rust-src for nightly: the package is built with stable (larger)" >&2
