@@ -9,8 +9,10 @@ use crate::Error;
 /// A point in time as the service writes it.
 ///
 /// `millis` are UTC milliseconds since 1970-01-01 (negative before); the offset is
-/// informational only (`None` when the wire value had none). Serialises as the wire string
-/// [`ServiceDate::to_wire`]; deserialises with [`ServiceDate::parse`].
+/// informational only (`None` when the wire value had none). Serialises as the string the
+/// service's JSON decodes to, [`ServiceDate::to_json_string`] (`/Date(<ms>+0000)/`; the
+/// service-shaped writer [`crate::json::to_service_text`] escapes it into the wire form);
+/// deserialises with [`ServiceDate::parse`], which takes either form.
 ///
 /// ```
 /// use fundraising_core::ServiceDate;
@@ -89,6 +91,19 @@ impl ServiceDate {
         ]
         .concat()
     }
+
+    /// The string a JSON decoder reads from the service's `"\/Date(<millis>+0000)\/"`:
+    /// `/Date(<millis>+0000)/` (JSON's `\/` escape is a plain `/`). This is the serde form; a
+    /// writer that escapes `/` as the service does ([`crate::json::to_service_text`]) turns it
+    /// back into the wire form.
+    pub fn to_json_string(&self) -> String {
+        [
+            "/Date(",
+            &crate::encoding::signed_decimal(self.millis),
+            "+0000)/",
+        ]
+        .concat()
+    }
 }
 
 /// Parses `±hhmm` (hours 00–23, minutes 00–59) into minutes.
@@ -136,7 +151,7 @@ impl std::str::FromStr for ServiceDate {
 
 impl Serialize for ServiceDate {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.to_wire())
+        serializer.serialize_str(&self.to_json_string())
     }
 }
 
@@ -226,10 +241,14 @@ mod tests {
     }
 
     #[test]
-    fn serde_uses_the_wire_string() {
+    fn serde_uses_the_string_the_wire_form_decodes_to() {
         let d = ServiceDate::from_millis(1743761607553);
         let json = serde_json::to_string(&d).unwrap();
-        assert_eq!(json, r#""\\/Date(1743761607553+0000)\\/""#);
+        assert_eq!(json, r#""/Date(1743761607553+0000)/""#);
+        assert_eq!(
+            crate::json::to_service_text(&serde_json::to_value(d).unwrap()),
+            r#""\/Date(1743761607553+0000)\/""#
+        );
         let back: ServiceDate = serde_json::from_str(&json).unwrap();
         assert_eq!(back, d);
         // As the service writes it: `\/` is a JSON escape for `/`.

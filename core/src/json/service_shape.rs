@@ -68,36 +68,13 @@ pub fn event_pages_to_service_json(pages: &EventPages) -> Value {
     value
 }
 
-/// Writes JSON text with dates escaped as the service escapes them: a date string
-/// `\/Date(1+0000)\/` appears as `"\/Date(1+0000)\/"` (JSON's `\/` escape) instead of
-/// serde_json's `"\\/Date(1+0000)\\/"`, which would decode with literal backslashes.
+/// Writes JSON text as the service (a .NET serializer) does: every `/` in a string is
+/// escaped as `\/`, so a date, serialised as `/Date(1+0000)/`, appears as
+/// `"\/Date(1+0000)\/"`. JSON's structure has no `/` outside strings, and serde_json never
+/// writes `\/` itself, so every `/` of the text is a string's own and the escape is exact:
+/// the text decodes to the same value, whatever its strings hold.
 pub fn to_service_text(value: &Value) -> String {
-    const OPEN: &str = "\"\\\\/Date(";
-    const CLOSE: &str = ")\\\\/\"";
-    let text = value.to_string();
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find(OPEN) {
-        let (before, from) = rest.split_at(at);
-        out.push_str(before);
-        let escaped_quote = before.ends_with('\\') || (before.is_empty() && out.ends_with('\\'));
-        let body = &from[OPEN.len()..];
-        let inner_len = body
-            .bytes()
-            .take_while(|b| b.is_ascii_digit() || *b == b'+' || *b == b'-')
-            .count();
-        if !escaped_quote && body[inner_len..].starts_with(CLOSE) {
-            out.push_str("\"\\/Date(");
-            out.push_str(&body[..inner_len]);
-            out.push_str(")\\/\"");
-            rest = &body[inner_len + CLOSE.len()..];
-        } else {
-            out.push_str(OPEN);
-            rest = body;
-        }
-    }
-    out.push_str(rest);
-    out
+    value.to_string().replace('/', "\\/")
 }
 
 #[cfg(test)]
@@ -108,15 +85,32 @@ mod tests {
     #[test]
     fn service_text_escapes_dates_like_the_service() {
         let value = serde_json::json!({
-            "d": ServiceDate::from_millis(-5).to_wire(),
+            "d": ServiceDate::from_millis(-5),
             "s": "keep \\/Date(1)\\/ inside text",
             "q": "\"\\/Date(1)\\/",
+            "t": "\\/Date(5)\\/",
+            "u": "http://x/y",
         });
         let text = to_service_text(&value);
         assert!(text.contains(r#""d":"\/Date(-5+0000)\/""#), "{text}");
+        assert!(text.contains(r#""u":"http:\/\/x\/y""#), "{text}");
         let back: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back["d"], "/Date(-5+0000)/");
-        assert_eq!(back["s"], value["s"]);
-        assert_eq!(back["q"], value["q"]);
+        assert_eq!(ServiceDate::parse("/Date(-5+0000)/").unwrap().millis, -5);
+        // Strings that merely look like dates, backslashes and all, come back unchanged.
+        for key in ["s", "q", "t", "u"] {
+            assert_eq!(back[key], value[key], "{key}");
+        }
+    }
+
+    #[test]
+    fn a_campaign_title_that_looks_like_a_date_survives_the_service_writer() {
+        // Found by the model_decode fuzz target (fuzz/regressions/model_decode).
+        let text = r#"{"campaignGuid":"g","shortName":"s","title":"\\/Date(5)\\/"}"#;
+        let campaign: crate::model::Campaign = crate::json::decode(text).unwrap();
+        assert_eq!(campaign.title.as_deref(), Some(r"\/Date(5)\/"));
+        let written = to_service_text(&campaign_to_service_json(&campaign));
+        let back: crate::model::Campaign = crate::json::decode(&written).unwrap();
+        assert_eq!(back, campaign);
     }
 }
