@@ -114,7 +114,7 @@ def main(argv):
         "Written by `make bench` (scripts/bench.sh -> bench/run.py); every figure below comes from the run "
         "described here. Timings on shared machines are noisy: latencies are medians of repeated runs and "
         "ratios are measured side by side in the same run.\n\n"
-        f"- run: {now}, commit {git_rev()} (working tree {tree_state()}, {common.ROOT}), sections: {', '.join(wanted)}\n"
+        f"- finished: {now}, commit {git_rev()} (working tree {tree_state()}, {common.ROOT}), sections: {', '.join(wanted)}\n"
         f"- machine: {cores} cores ({cpu}), {mem_kib / 1024 / 1024:.1f} GiB memory, {platform.system()} {platform.release()}\n"
         f"- mode: {'BENCH_QUICK=1 (shortened smoke run)' if common.QUICK else 'full'}; FUZZ_SECONDS={fuzz_seconds} per fuzz target; "
         f"servers built with the `{common.PROFILE}` profile, on 127.0.0.1, ports picked at run time\n"
