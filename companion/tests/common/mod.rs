@@ -306,3 +306,26 @@ pub fn token_body(signed: &browser::SignedIn) -> Value {
         "redirectUri": HOME,
     })
 }
+
+/// Checks that a `/auth/token` or `/auth/refresh` answer has exactly the documented members
+/// (no refresh token, no id_token, no secret).
+pub fn assert_token_answer_members(json: &Value) {
+    let mut keys: Vec<_> = json
+        .as_object()
+        .expect("a JSON object")
+        .keys()
+        .cloned()
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "accessToken",
+            "expiresAt",
+            "expiresIn",
+            "profile",
+            "scope",
+            "tokenType"
+        ]
+    );
+}

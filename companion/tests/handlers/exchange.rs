@@ -12,19 +12,7 @@ async fn a_code_becomes_an_access_token_a_profile_and_a_sealed_cookie() {
     let reply = post(&companion, "/auth/token", Some(&token_body(&signed)), None).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     let json = reply.json();
-    let mut keys: Vec<_> = json.as_object().unwrap().keys().cloned().collect();
-    keys.sort();
-    assert_eq!(
-        keys,
-        [
-            "accessToken",
-            "expiresAt",
-            "expiresIn",
-            "profile",
-            "scope",
-            "tokenType"
-        ]
-    );
+    assert_token_answer_members(&json);
     assert!(json["accessToken"].as_str().is_some_and(|t| !t.is_empty()));
     assert_eq!(json["tokenType"], "Bearer");
     assert_eq!(json["expiresIn"], 3600);

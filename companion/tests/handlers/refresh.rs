@@ -34,19 +34,7 @@ async fn refresh_returns_a_new_token_and_rotates_the_cookie() {
     let reply = post(&companion, "/auth/refresh", None, Some(&cookie)).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     let json = reply.json();
-    let mut keys: Vec<_> = json.as_object().unwrap().keys().cloned().collect();
-    keys.sort();
-    assert_eq!(
-        keys,
-        [
-            "accessToken",
-            "expiresAt",
-            "expiresIn",
-            "profile",
-            "scope",
-            "tokenType"
-        ]
-    );
+    assert_token_answer_members(&json);
     assert_ne!(json["accessToken"], access.as_str());
     assert_eq!(json["profile"]["name"], "Demo Fundraiser");
     let rotated = reply.cookie();
