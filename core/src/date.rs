@@ -12,7 +12,7 @@ use crate::Error;
 /// informational only (`None` when the wire value had none). Serialises as the string the
 /// service's JSON decodes to, [`ServiceDate::to_json_string`] (`/Date(<ms>+0000)/`; the
 /// service-shaped writer [`crate::json::to_service_text`] escapes it into the wire form);
-/// deserialises with [`ServiceDate::parse`], which takes either form.
+/// deserialises with [`ServiceDate::parse_json_string`], as strictly as the service does.
 ///
 /// ```
 /// use fundraising_core::ServiceDate;
@@ -53,10 +53,36 @@ impl ServiceDate {
         })
     }
 
+    /// Parses the value of a JSON date string exactly as the service's deserializer reads
+    /// it: `/Date(<ms>[±hhmm])/`, the unescaped value of the wire text `"\/Date(..)\/"`.
+    /// Stricter than [`ServiceDate::parse`]: a literal backslash, missing slashes or
+    /// anything else is [`Error::InvalidDate`]. This is the serde form, and what requests
+    /// must carry.
+    ///
+    /// ```
+    /// use fundraising_core::ServiceDate;
+    /// assert_eq!(ServiceDate::parse_json_string("/Date(5+0000)/").unwrap().millis, 5);
+    /// assert!(ServiceDate::parse_json_string(r"\/Date(5+0000)\/").is_err());
+    /// ```
+    pub fn parse_json_string(input: &str) -> Result<Self, Error> {
+        input
+            .strip_prefix("/Date(")
+            .and_then(|rest| rest.strip_suffix(")/"))
+            .and_then(Self::parse_parts)
+            .ok_or_else(|| Error::InvalidDate {
+                input: quote(input),
+            })
+    }
+
     fn parse_inner(input: &str) -> Option<Self> {
         let inner = [(r"\/Date(", r")\/"), ("/Date(", ")/"), ("Date(", ")")]
             .iter()
             .find_map(|(open, close)| input.strip_prefix(open)?.strip_suffix(close))?;
+        Self::parse_parts(inner)
+    }
+
+    /// `<ms>[±hhmm]`, the part between the parentheses.
+    fn parse_parts(inner: &str) -> Option<Self> {
         // Split the milliseconds from the offset: the offset sign is the first '+' or '-'
         // after the first character (which may be the milliseconds' own minus).
         let split = inner
@@ -164,7 +190,7 @@ impl<'de> Deserialize<'de> for ServiceDate {
                 f.write_str(r"a date string \/Date(<ms>+hhmm)\/")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<ServiceDate, E> {
-                ServiceDate::parse(v).map_err(E::custom)
+                ServiceDate::parse_json_string(v).map_err(E::custom)
             }
         }
         deserializer.deserialize_str(DateVisitor)
@@ -256,5 +282,37 @@ mod tests {
         assert_eq!((wire.millis, wire.offset_minutes), (5, Some(-60)));
         assert!(serde_json::from_str::<ServiceDate>("12").is_err());
         assert!(serde_json::from_str::<ServiceDate>(r#""/Date(x)/""#).is_err());
+    }
+
+    #[test]
+    fn the_serde_form_is_as_strict_as_the_service() {
+        for good in [
+            "/Date(5+0000)/",
+            "/Date(-62135596800000+0000)/",
+            "/Date(7-0130)/",
+            "/Date(9)/",
+        ] {
+            assert!(ServiceDate::parse_json_string(good).is_ok(), "{good}");
+        }
+        // A literal backslash (a double-escaped date), no slashes, or anything else.
+        for bad in [
+            r"\/Date(5+0000)\/",
+            "Date(5)",
+            "/Date(5+0000)",
+            "/date(5)/",
+            "/Date(5+000)/",
+            "",
+        ] {
+            assert_eq!(
+                ServiceDate::parse_json_string(bad).unwrap_err().code(),
+                "invalid_date",
+                "{bad}"
+            );
+            let json = serde_json::to_string(bad).unwrap();
+            assert!(
+                serde_json::from_str::<ServiceDate>(&json).is_err(),
+                "{json}"
+            );
+        }
     }
 }

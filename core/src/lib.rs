@@ -9,6 +9,7 @@
 
 pub mod authorize;
 pub mod callback;
+pub mod companion;
 pub mod date;
 pub mod encoding;
 mod error;
