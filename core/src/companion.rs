@@ -195,7 +195,8 @@ mod tests {
     #[test]
     fn token_request_rules() {
         assert!(request().validate().is_ok());
-        let cases: Vec<(fn(&mut TokenRequest), &str)> = vec![
+        type Change = fn(&mut TokenRequest);
+        let cases: Vec<(Change, &str)> = vec![
             (|r| r.code.clear(), "code"),
             (|r| r.code = "x".repeat(4097), "code"),
             (|r| r.code = "a\nb".into(), "code"),
