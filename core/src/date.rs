@@ -132,6 +132,29 @@ impl ServiceDate {
     }
 }
 
+impl ServiceDate {
+    /// Like [`ServiceDate::to_json_string`], with the offset the date was sent with
+    /// (`/Date(<millis>+0100)/`, or `/Date(<millis>)/` when it had none).
+    pub fn to_json_string_as_sent(&self) -> String {
+        let millis = crate::encoding::signed_decimal(self.millis);
+        let Some(offset) = self.offset_minutes else {
+            return ["/Date(", &millis, ")/"].concat();
+        };
+        let sign = if offset < 0 { "-" } else { "+" };
+        let minutes = offset.unsigned_abs();
+        let two = |n: u16| {
+            [
+                char::from(b'0' + (n / 10) as u8),
+                char::from(b'0' + (n % 10) as u8),
+            ]
+        };
+        let [h1, h2] = two(minutes / 60);
+        let [m1, m2] = two(minutes % 60);
+        let offset: String = [h1, h2, m1, m2].iter().collect();
+        ["/Date(", &millis, sign, &offset, ")/"].concat()
+    }
+}
+
 /// Parses `±hhmm` (hours 00–23, minutes 00–59) into minutes.
 fn parse_offset(offset: &str) -> Option<i16> {
     let bytes = offset.as_bytes();
@@ -282,6 +305,21 @@ mod tests {
         assert_eq!((wire.millis, wire.offset_minutes), (5, Some(-60)));
         assert!(serde_json::from_str::<ServiceDate>("12").is_err());
         assert!(serde_json::from_str::<ServiceDate>(r#""/Date(x)/""#).is_err());
+    }
+
+    #[test]
+    fn the_form_as_sent_keeps_the_offset() {
+        for text in [
+            "/Date(5+0100)/",
+            "/Date(-7-0130)/",
+            "/Date(9)/",
+            "/Date(0+0000)/",
+            "/Date(1-2359)/",
+        ] {
+            let date = ServiceDate::parse(text).unwrap();
+            assert_eq!(date.to_json_string_as_sent(), text);
+            assert_eq!(ServiceDate::parse_json_string(text).unwrap(), date);
+        }
     }
 
     #[test]

@@ -7,6 +7,9 @@
 
 #![warn(missing_docs)]
 
+// The derives of `fundraising-core-derive` name this crate by its path, here too.
+extern crate self as fundraising_core;
+
 pub mod authorize;
 pub mod callback;
 pub mod companion;
@@ -18,6 +21,7 @@ pub mod model;
 pub mod nonce;
 pub mod pkce;
 pub mod service_error;
+pub mod shape;
 pub mod validate;
 
 pub use date::ServiceDate;

@@ -5,6 +5,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use crate::json::JsonNode;
+
 /// Longest message kept from a body.
 const MESSAGE_LIMIT: usize = 1000;
 
@@ -78,50 +80,6 @@ pub fn parse_error_body_with<J: JsonNode>(
         message: message
             .map(|m| cut(&m))
             .unwrap_or_else(|| reason_phrase(status)),
-    }
-}
-
-/// What the error-body rules read of a parsed JSON value (serde_json's [`Value`] here; the
-/// browser package implements it for `JSON.parse` results).
-pub trait JsonNode: Sized {
-    /// The text of a JSON string (as is), `None` for anything else.
-    fn string(&self) -> Option<String>;
-    /// The text of a JSON number, `None` for anything else.
-    fn number_text(&self) -> Option<String>;
-    /// True for a JSON object.
-    fn is_object(&self) -> bool;
-    /// The items of a JSON array, `None` for anything else.
-    fn items(&self) -> Option<Vec<Self>>;
-    /// The first member of an object whose name equals `name` ignoring ASCII case and whose
-    /// value is not `null`; `None` for anything else.
-    fn member(&self, name: &str) -> Option<Self>;
-}
-
-impl JsonNode for Value {
-    fn string(&self) -> Option<String> {
-        self.as_str().map(str::to_owned)
-    }
-
-    fn number_text(&self) -> Option<String> {
-        match self {
-            Value::Number(n) => Some(n.to_string()),
-            _ => None,
-        }
-    }
-
-    fn is_object(&self) -> bool {
-        self.is_object()
-    }
-
-    fn items(&self) -> Option<Vec<Self>> {
-        self.as_array().cloned()
-    }
-
-    fn member(&self, name: &str) -> Option<Self> {
-        self.as_object()?
-            .iter()
-            .find(|(k, v)| k.eq_ignore_ascii_case(name) && !v.is_null())
-            .map(|(_, v)| v.clone())
     }
 }
 
@@ -356,13 +314,31 @@ mod tests {
         fn is_object(&self) -> bool {
             matches!(self, Tree::Map(_))
         }
+        fn number(&self) -> Option<f64> {
+            self.number_text()?.parse().ok()
+        }
+        fn boolean(&self) -> Option<bool> {
+            None
+        }
+        fn is_null(&self) -> bool {
+            matches!(self, Tree::Null)
+        }
         fn items(&self) -> Option<Vec<Self>> {
             match self {
                 Tree::List(items) => Some(items.clone()),
                 _ => None,
             }
         }
-        fn member(&self, name: &str) -> Option<Self> {
+        fn exact_member(&self, name: &str) -> Option<Self> {
+            match self {
+                Tree::Map(members) => members
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.clone()),
+                _ => None,
+            }
+        }
+        fn member_ignoring_case(&self, name: &str) -> Option<Self> {
             match self {
                 Tree::Map(members) => members
                     .iter()

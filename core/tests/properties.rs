@@ -340,20 +340,20 @@ proptest! {
     fn recased_fixtures_decode_the_same(bits in prop::collection::vec(any::<bool>(), 1..97), junk in arb_json()) {
         let mut flips = bits.iter().cycle();
         let campaign: Campaign = json::decode(CAMPAIGN).unwrap();
-        let recased: Campaign = json::decode_value(recase(&from(CAMPAIGN), &mut flips, &junk))?;
+        let recased: Campaign = json::decode_value(&recase(&from(CAMPAIGN), &mut flips, &junk))?;
         prop_assert_eq!(&recased, &campaign);
         let service = campaign_to_service_json(&recased);
         let again: Campaign = json::decode(&json::to_service_text(&service))?;
         prop_assert_eq!(campaign_to_service_json(&again), service);
 
         let donation: Donation = json::decode(DONATION).unwrap();
-        prop_assert_eq!(json::decode_value::<Donation>(recase(&from(DONATION), &mut flips, &junk))?, donation);
+        prop_assert_eq!(json::decode_value::<Donation>(&recase(&from(DONATION), &mut flips, &junk))?, donation);
 
         let created: EventCreated = json::decode(EVENT_CREATED).unwrap();
-        prop_assert_eq!(json::decode_value::<EventCreated>(recase(&from(EVENT_CREATED), &mut flips, &junk))?, created);
+        prop_assert_eq!(json::decode_value::<EventCreated>(&recase(&from(EVENT_CREATED), &mut flips, &junk))?, created);
 
         let pages: EventPages = json::decode(EVENT_PAGES).unwrap();
-        let recased: EventPages = json::decode_value(recase(&from(EVENT_PAGES), &mut flips, &junk))?;
+        let recased: EventPages = json::decode_value(&recase(&from(EVENT_PAGES), &mut flips, &junk))?;
         prop_assert_eq!(&recased, &pages);
         let service = event_pages_to_service_json(&recased);
         let again: EventPages = json::decode(&json::to_service_text(&service))?;

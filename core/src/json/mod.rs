@@ -1,34 +1,39 @@
-//! JSON in the service's shapes: case-insensitive decoding, and encoding that writes what
-//! the service sends (the sandbox uses it).
+//! JSON in the service's shapes: core's one decoder ([`Shaped`], walked by every part: natively
+//! here, in the browser over `JSON.parse`), and encoding that writes what the service sends
+//! (the sandbox uses it).
 
-mod case_insensitive;
+mod node;
 mod service_shape;
+mod shaped;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::shape::Model;
 use crate::Error;
-use case_insensitive::CaseInsensitive;
 
+pub use node::{DecodeTarget, JsonNode};
 pub use service_shape::{campaign_to_service_json, event_pages_to_service_json, to_service_text};
+pub use shaped::Shaped;
 
-/// Decodes a JSON document into `T`, matching field names ASCII case-insensitively
-/// (`CampaignGuid`, `campaignGuid` and `campaignguid` are the same field), ignoring unknown
-/// fields and treating `null` members like absent ones.
+/// Decodes a JSON document into the model `T` by the service's rules (see [`Shaped`]): field
+/// names match ASCII case-insensitively (`CampaignGuid`, `campaignGuid` and `campaignguid` are
+/// the same field), unknown fields are ignored and `null` members count as absent.
 ///
 /// ```
 /// use fundraising_core::{json, model::CurrencyDto};
 /// let c: CurrencyDto = json::decode(r#"{"CurrencyCode":"GBP","CURRENCYSYMBOL":"£","x":1}"#).unwrap();
 /// assert_eq!((c.currency_code.as_str(), c.currency_symbol.as_str()), ("GBP", "£"));
 /// ```
-pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
+pub fn decode<T: Model + DeserializeOwned>(text: &str) -> Result<T, Error> {
     let value: Value = serde_json::from_str(text)?;
-    decode_value(value)
+    decode_value(&value)
 }
 
 /// Like [`decode`], from an already parsed [`Value`].
-pub fn decode_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
-    Ok(T::deserialize(CaseInsensitive(value))?)
+pub fn decode_value<T: Model + DeserializeOwned>(value: &Value) -> Result<T, Error> {
+    let normalized = serde_json::to_value(Shaped::new(value, T::SHAPE))?;
+    Ok(serde_json::from_value(normalized)?)
 }
 
 #[cfg(test)]
@@ -85,10 +90,28 @@ mod tests {
     #[test]
     fn required_fields_and_shapes_are_checked() {
         for (bad, what) in [
-            (r#"{"amount": "1"}"#, "missing field `id`"),
-            (r#"{"id": "7"}"#, "invalid type"),
-            (r#"{"id": 4294967296}"#, "invalid value"),
-            ("[1, 2]", "invalid type"),
+            (r#"{"amount": "1"}"#, "Donation.id: missing"),
+            (
+                r#"{"id": "7"}"#,
+                "Donation.id: expected a 32-bit whole number",
+            ),
+            (
+                r#"{"id": 4294967296}"#,
+                "Donation.id: expected a 32-bit whole number",
+            ),
+            (
+                r#"{"id": 1.5}"#,
+                "Donation.id: expected a 32-bit whole number",
+            ),
+            ("[1, 2]", "Donation: expected an object"),
+            (
+                r#"{"id": 1, "hasImage": "yes"}"#,
+                "Donation.hasImage: expected true or false",
+            ),
+            (
+                r#"{"id": 1, "message": 5}"#,
+                "Donation.message: expected a string",
+            ),
             ("", "EOF"),
             (r#"{"id": 1, "donationDate": "yesterday"}"#, "invalid date"),
         ] {

@@ -1,6 +1,8 @@
 //! The campaign resource (endpoint 4).
 
 use serde::{Deserialize, Serialize};
+
+use crate::shape::Model;
 use serde_json::Value;
 
 use super::CampaignStatus;
@@ -8,7 +10,7 @@ use crate::ServiceDate;
 
 /// A campaign, as read by short name. The service sends it in PascalCase; decoding is
 /// case-insensitive, and [`crate::json::campaign_to_service_json`] writes the service's shape.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct Campaign {
     /// Guid unique to the campaign. Required.
@@ -61,7 +63,7 @@ pub struct Campaign {
 }
 
 /// A currency: `CurrencyCode` and `CurrencySymbol` on the wire.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct CurrencyDto {
     /// Currency code, e.g. `GBP`.
@@ -74,7 +76,7 @@ pub struct CurrencyDto {
 
 /// The campaign's donation totals (the spec's `CampaignDonationsummary`); all numeric.
 /// On the wire the members are PascalCase except `offlineAmount`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignDonationSummary {
     /// `DirectDonationAmount`.

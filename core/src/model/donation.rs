@@ -2,11 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{decimal_text, DonationSource, DonationStatus};
+use crate::shape::Model;
+
+use super::{DonationSource, DonationStatus};
 use crate::ServiceDate;
 
 /// A donation, as read by its third-party reference.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct Donation {
     /// The donation id (Integer, 32 bit). Required.
@@ -29,7 +31,8 @@ pub struct Donation {
     #[serde(default)]
     pub estimated_tax_reclaim: f64,
     /// Decimal amount as text, e.g. `"10.00"`.
-    #[serde(default, deserialize_with = "decimal_text::text")]
+    #[serde(default)]
+    #[model(decimal_text)]
     pub amount: String,
     /// Present only if the authenticated user is the page owner.
     pub donor_real_name: Option<String>,
@@ -46,7 +49,8 @@ pub struct Donation {
     #[serde(default)]
     pub currency_code: String,
     /// Decimal amount as text, in the donor's currency.
-    #[serde(default, deserialize_with = "decimal_text::text")]
+    #[serde(default)]
+    #[model(decimal_text)]
     pub donor_local_amount: String,
     /// The donor's currency code.
     #[serde(default)]

@@ -8,12 +8,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 macro_rules! string_enum {
     (
-        $(#[$meta:meta])*
+        $(#[doc = $doc:literal])*
         $name:ident {
             $( $(#[$vmeta:meta])* $variant:ident => $wire:literal ),+ $(,)?
         }
     ) => {
-        $(#[$meta])*
+        $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )+
@@ -39,6 +39,11 @@ macro_rules! string_enum {
                 Self::Other(value.to_owned())
             }
 
+            /// The spec's spelling of a known value (ASCII case-insensitive), or `None`.
+            pub fn canonical(value: &str) -> Option<&'static str> {
+                Self::KNOWN.iter().copied().find(|known| known.eq_ignore_ascii_case(value))
+            }
+
             /// True for a value the spec lists.
             pub fn is_known(&self) -> bool {
                 !matches!(self, Self::Other(_))
@@ -62,6 +67,19 @@ macro_rules! string_enum {
             fn from(value: &str) -> Self {
                 Self::from_wire(value)
             }
+        }
+
+        impl crate::shape::HasKind for $name {
+            const KIND: crate::shape::Kind = crate::shape::Kind::Enum(Self::canonical);
+        }
+
+        impl crate::shape::Declared for $name {
+            const TS: &'static str = concat!(
+                "/**", $($doc, " ",)* "(other values are passed through as sent) */\n",
+                "export type ", stringify!($name), " = ",
+                $( "\"", $wire, "\" | ", )+
+                "(string & {});\n"
+            );
         }
 
         impl Serialize for $name {

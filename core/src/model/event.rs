@@ -2,12 +2,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{decimal_text, EventType};
+use crate::shape::Model;
+
+use super::EventType;
 use crate::ServiceDate;
 
 /// An event to create (the request body). Check it with [`crate::validate::event`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
+#[model(input)]
 pub struct Event {
     /// Event name; must not be empty.
     #[serde(default)]
@@ -38,7 +41,7 @@ pub struct Event {
 }
 
 /// The result of creating an event (status 201).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct EventCreated {
     /// Id of the new event (Integer, 32 bit). Required.
@@ -52,7 +55,7 @@ pub struct EventCreated {
 }
 
 /// A link: `next` of the creation result.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct Link {
     /// Relation; the service sometimes puts the event's address here too.
@@ -67,11 +70,11 @@ pub struct Link {
 }
 
 /// An error object `{id, desc}` as the service embeds it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorDetail {
     /// Error identifier (a JSON number is kept as its text).
-    #[serde(default, deserialize_with = "decimal_text::opt_text")]
+    #[model(decimal_text)]
     pub id: Option<String>,
     /// Human-readable description.
     pub desc: Option<String>,

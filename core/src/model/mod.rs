@@ -18,7 +18,6 @@
 //!   `Option<serde_json::Value>`, passed through untouched.
 
 mod campaign;
-mod decimal_text;
 mod donation;
 mod enums;
 mod event;

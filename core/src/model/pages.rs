@@ -1,13 +1,15 @@
 //! The fundraising pages of an event (endpoint 7).
 
 use serde::{Deserialize, Serialize};
+
+use crate::shape::Model;
 use serde_json::Value;
 
 use super::PageStatus;
 use crate::ServiceDate;
 
 /// One page of the fundraising pages assigned to an event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct EventPages {
     /// The event (Integer, 32 bit). Required.
@@ -29,7 +31,7 @@ pub struct EventPages {
 }
 
 /// Summary of one fundraising page.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct FundraisingPageSummary {
     /// Guid of the page's campaign; nullable.
@@ -108,7 +110,7 @@ pub struct FundraisingPageSummary {
 
 /// The person an in-memory page remembers. On the wire the members are PascalCase
 /// (`FirstName`, `LastName`, `PersonId`, `RelationShip`) except `dateOfBirth`/`dateOfDeath`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct InMemoryPerson {
     /// First name.
