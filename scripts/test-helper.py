@@ -29,6 +29,10 @@ ANY /slow/<ms>/<path...>
 
 GET /count/<key>
     {"requests": N}: how many non-preflight requests /fault/<key>/... has received.
+
+GET /body/<key>
+    {"body": "<text>"}: the body of the last request /fault/<key>/... received, byte for byte
+    as sent (null when it had none), so a test can read exactly what reached the sandbox.
 """
 
 import argparse
@@ -48,6 +52,7 @@ DEMO_USER = "demo@example.org"
 DEMO_PASSWORD = "demo-password"
 
 counts = {}
+bodies = {}
 counts_lock = threading.Lock()
 
 
@@ -182,6 +187,10 @@ class Handler(BaseHTTPRequestHandler):
                     self.json(200, {"callbackUrl": callback})
                 except (ValueError, OSError) as e:
                     self.json(502, {"error": str(e)})
+            elif len(segments) >= 3 and segments[1] == "body":
+                with counts_lock:
+                    body_seen = bodies.get(segments[2])
+                self.json(200, {"body": None if body_seen is None else body_seen.decode("utf-8")})
             elif len(segments) >= 3 and segments[1] == "count":
                 with counts_lock:
                     self.json(200, {"requests": counts.get(segments[2], 0)})
@@ -199,6 +208,7 @@ class Handler(BaseHTTPRequestHandler):
         with counts_lock:
             seen = counts.get(key, 0)
             counts[key] = seen + 1
+            bodies[key] = body
         if seen < failures:
             self.reply(503, extra=[("Retry-After", retry_after)])
             return

@@ -5,18 +5,18 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use fundraising_core::model::Event;
+use fundraising_core::model::{Campaign, Donation, Event, EventCreated, EventPages};
 use fundraising_core::validate;
 use js_sys::{Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
+use crate::auth::Transaction;
 use crate::auth::{Auth, AuthConfig, PopupSignIn, Session};
-use crate::decode::{CAMPAIGN, DONATION, EVENT_CREATED, EVENT_PAGES};
 use crate::event::event_from_js;
 use crate::http::{send_with_retry, HttpRequest, HttpResponse};
-use crate::options::{CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
+use crate::options::{self, CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
 use crate::pages::EventPagesIterator;
 use crate::resources::{decode, Call, ResourceApi, DEFAULT_TIMEOUT_MS};
 use crate::Error;
@@ -40,7 +40,8 @@ impl Inner {
         let inner = self.clone();
         Box::pin(async move {
             let signal = signal.as_ref();
-            let bearer = if inner.auth.session().is_some() {
+            // In BFF mode the companion attaches the token; the page never holds one.
+            let bearer = if !inner.api.bff() && inner.auth.session().is_some() {
                 inner.auth.access_token(signal).await?
             } else {
                 None
@@ -50,7 +51,7 @@ impl Inner {
                 url: &call.url,
                 body: call.body.as_deref(),
                 bearer: bearer.as_deref(),
-                companion: false,
+                companion: inner.api.bff(),
             };
             send_with_retry(&request, inner.timeout_ms, signal, call.retry).await
         })
@@ -62,7 +63,7 @@ impl Inner {
         signal: Option<AbortSignal>,
     ) -> Result<JsValue, Error> {
         let call = self.api.campaign(short_name)?;
-        decode(self.send(call, signal).await?, &CAMPAIGN)
+        decode::<Campaign>(self.send(call, signal).await?)
     }
 
     pub(crate) async fn donation(
@@ -71,7 +72,7 @@ impl Inner {
         signal: Option<AbortSignal>,
     ) -> Result<JsValue, Error> {
         let call = self.api.donation(reference)?;
-        decode(self.send(call, signal).await?, &DONATION)
+        decode::<Donation>(self.send(call, signal).await?)
     }
 
     pub(crate) async fn create_event(
@@ -80,7 +81,7 @@ impl Inner {
         signal: Option<AbortSignal>,
     ) -> Result<JsValue, Error> {
         let call = self.api.create_event(event)?;
-        decode(self.send(call, signal).await?, &EVENT_CREATED)
+        decode::<EventCreated>(self.send(call, signal).await?)
     }
 
     pub(crate) async fn event_pages(
@@ -91,7 +92,7 @@ impl Inner {
         signal: Option<AbortSignal>,
     ) -> Result<JsValue, Error> {
         let call = self.api.event_pages(event_id, page, page_size)?;
-        decode(self.send(call, signal).await?, &EVENT_PAGES)
+        decode::<EventPages>(self.send(call, signal).await?)
     }
 }
 
@@ -137,19 +138,24 @@ fn number_argument(value: &JsValue, name: &str) -> Result<f64, Error> {
         .ok_or_else(|| Error::invalid(name, "expected a number"))
 }
 
-fn options_value(options: Option<Object>) -> JsValue {
-    options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED)
+fn options_value(options: Option<Object>) -> Option<JsValue> {
+    options.map(JsValue::from)
 }
 
 impl FundraisingClient {
     /// A client from Rust-side options.
     pub fn with_options(options: ClientOptions) -> Result<Self, Error> {
-        let timeout_ms = options
-            .timeout_ms
-            .filter(|ms| *ms > 0)
-            .unwrap_or(DEFAULT_TIMEOUT_MS);
-        let api = ResourceApi::new(&options.app_id, &options.base_url)?;
-        let auth = Auth::new(AuthConfig::from_options(&options), timeout_ms);
+        let timeout_ms = options.timeout()?.unwrap_or(DEFAULT_TIMEOUT_MS);
+        let bff = options.bff.unwrap_or(false);
+        let api = if bff {
+            let companion = options.companion_url.as_deref().unwrap_or("");
+            ResourceApi::through_companion(&options.app_id, companion)?
+        } else {
+            ResourceApi::new(&options.app_id, &options.base_url)?
+        };
+        let auth = Auth::new(AuthConfig::from_options(&options), timeout_ms, bff);
+        // A redirect sign-in abandoned earlier in this tab leaves its PKCE verifier behind.
+        Transaction::remove_expired();
         Ok(FundraisingClient {
             inner: Rc::new(Inner {
                 api,
@@ -192,7 +198,7 @@ impl FundraisingClient {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
     ) -> Result<FundraisingClient, JsValue> {
-        Ok(Self::with_options(ClientOptions::from_js(&options)?)?)
+        Ok(Self::with_options(ClientOptions::from_js(options)?)?)
     }
 
     /// Signs in through a pop-up, opened synchronously (call it from a click handler);
@@ -202,7 +208,7 @@ impl FundraisingClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
     ) -> Promise {
-        let started = SignInOptions::from_js(&options_value(options))
+        let started = options::read::<SignInOptions>(options_value(options))
             .and_then(|options| Ok((self.open_popup(&options)?, options)));
         let auth = self.inner.auth.clone();
         promise(async move {
@@ -218,7 +224,7 @@ impl FundraisingClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
     ) -> Promise {
-        let prepared = SignInOptions::from_js(&options_value(options)).and_then(|options| {
+        let prepared = options::read::<SignInOptions>(options_value(options)).and_then(|options| {
             let return_path = options.return_path.clone().or_else(current_path);
             self.prepare_redirect(&SignInOptions {
                 return_path,
@@ -268,9 +274,12 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let auth = self.inner.auth.clone();
-        let options = CallOptions::from_js(&options_value(options));
+        let options = options::read::<CallOptions>(options_value(options));
         promise(async move {
             let options = options?;
+            if auth.bff() {
+                return Err(Error::TokenNotAvailable);
+            }
             Ok(auth
                 .access_token(options.signal.as_ref())
                 .await?
@@ -297,7 +306,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let inner = self.inner.clone();
-        let options = CallOptions::from_js(&options_value(options));
+        let options = options::read::<CallOptions>(options_value(options));
         promise(async move {
             let options = options?;
             let short_name = text_argument(&short_name, "shortName")?;
@@ -313,7 +322,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let inner = self.inner.clone();
-        let options = CallOptions::from_js(&options_value(options));
+        let options = options::read::<CallOptions>(options_value(options));
         promise(async move {
             let options = options?;
             let reference = text_argument(&reference, "reference")?;
@@ -329,7 +338,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let inner = self.inner.clone();
-        let options = CallOptions::from_js(&options_value(options));
+        let options = options::read::<CallOptions>(options_value(options));
         let event = event_from_js(&event);
         promise(async move {
             let options = options?;
@@ -345,7 +354,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PageOptions")] options: Option<Object>,
     ) -> Promise {
         let inner = self.inner.clone();
-        let options = PageOptions::from_js(&options_value(options));
+        let options = options::read::<PageOptions>(options_value(options));
         promise(async move {
             let options = options?;
             let event_id = number_argument(&event_id, "eventId")?;
@@ -364,7 +373,7 @@ impl FundraisingClient {
         #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "PagesOptions")] options: Option<Object>,
     ) -> Result<JsValue, JsValue> {
-        let options = PagesOptions::from_js(&options_value(options))?;
+        let options = options::read::<PagesOptions>(options_value(options))?;
         let event_id = number_argument(&event_id, "eventId")?;
         let page_size = options.page_size.unwrap_or(DEFAULT_ITERATION_PAGE_SIZE);
         check_pages_arguments(event_id, None, Some(page_size))?;

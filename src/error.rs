@@ -9,6 +9,48 @@ extern "C" {
     fn new_fundraising_error(code: &str, message: &str, status: Option<u16>) -> JsValue;
 }
 
+macro_rules! error_codes {
+    ($($name:ident = $code:literal),* $(,)?) => {
+        /// The stable codes [`Error::code`] returns.
+        pub(crate) mod code {
+            $(pub(crate) const $name: &str = $code;)*
+        }
+
+        /// The declarations of `FundraisingErrorCode` (from the same codes) and `FundraisingError`.
+        #[allow(dead_code)] // read by the `typescript_custom_section` in typescript.rs
+        pub(crate) const ERROR_TS: &str = concat!(
+            "/** Stable machine-readable error codes; the companion may add codes of its own. */\n",
+            "export type FundraisingErrorCode = ", $("\"", $code, "\" | ",)* "(string & {});\n\n",
+            "/** The error every failing call rejects with. */\n",
+            "export class FundraisingError extends Error {\n",
+            "  private constructor();\n",
+            "  /** Stable machine-readable code to branch on. */\n",
+            "  readonly code: FundraisingErrorCode;\n",
+            "  /** The HTTP status behind the error, or null. */\n",
+            "  readonly status: number | null;\n",
+            "}\n"
+        );
+    };
+}
+
+error_codes! {
+    INVALID_ARGUMENT = "invalid_argument",
+    NOT_FOUND = "not_found",
+    HTTP_ERROR = "http_error",
+    NETWORK_ERROR = "network_error",
+    TIMEOUT = "timeout",
+    ABORTED = "aborted",
+    DECODE_ERROR = "decode_error",
+    POPUP_BLOCKED = "popup_blocked",
+    POPUP_CLOSED = "popup_closed",
+    ACCESS_DENIED = "access_denied",
+    SIGN_IN_FAILED = "sign_in_failed",
+    INVALID_CALLBACK = "invalid_callback",
+    STATE_MISMATCH = "state_mismatch",
+    UNSUPPORTED = "unsupported",
+    TOKEN_NOT_AVAILABLE = "token_not_available",
+}
+
 /// Every failure of the client; [`Error::code`] is the `code` JS sees.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum Error {
@@ -71,27 +113,31 @@ pub enum Error {
     /// The operation needs a browser window (sign-in), and there is none.
     #[error("{0}")]
     Unsupported(&'static str),
+    /// In BFF mode the access token stays on the companion; JavaScript never gets it.
+    #[error("the companion runs in BFF mode: the access token stays on the server")]
+    TokenNotAvailable,
 }
 
 impl Error {
     /// The stable code JS branches on.
     pub fn code(&self) -> &str {
         match self {
-            Error::InvalidArgument(_) => "invalid_argument",
-            Error::NotFound(_) => "not_found",
-            Error::Http { .. } => "http_error",
-            Error::Network(_) => "network_error",
-            Error::Timeout(_) => "timeout",
-            Error::Aborted => "aborted",
-            Error::Decode(_) => "decode_error",
-            Error::PopupBlocked => "popup_blocked",
-            Error::PopupClosed => "popup_closed",
-            Error::OAuth { error, .. } if error == "access_denied" => "access_denied",
-            Error::OAuth { .. } => "sign_in_failed",
-            Error::InvalidCallback(_) => "invalid_callback",
-            Error::StateMismatch(_) => "state_mismatch",
+            Error::InvalidArgument(_) => code::INVALID_ARGUMENT,
+            Error::NotFound(_) => code::NOT_FOUND,
+            Error::Http { .. } => code::HTTP_ERROR,
+            Error::Network(_) => code::NETWORK_ERROR,
+            Error::Timeout(_) => code::TIMEOUT,
+            Error::Aborted => code::ABORTED,
+            Error::Decode(_) => code::DECODE_ERROR,
+            Error::PopupBlocked => code::POPUP_BLOCKED,
+            Error::PopupClosed => code::POPUP_CLOSED,
+            Error::OAuth { error, .. } if error == "access_denied" => code::ACCESS_DENIED,
+            Error::OAuth { .. } => code::SIGN_IN_FAILED,
+            Error::InvalidCallback(_) => code::INVALID_CALLBACK,
+            Error::StateMismatch(_) => code::STATE_MISMATCH,
             Error::Companion { code, .. } => code,
-            Error::Unsupported(_) => "unsupported",
+            Error::Unsupported(_) => code::UNSUPPORTED,
+            Error::TokenNotAvailable => code::TOKEN_NOT_AVAILABLE,
         }
     }
 
@@ -131,6 +177,9 @@ impl Error {
                 "the sign-in pop-up was closed before sign-in finished".to_owned()
             }
             Error::OAuth { message, .. } | Error::Companion { message, .. } => message.clone(),
+            Error::TokenNotAvailable => {
+                "the companion runs in BFF mode: the access token stays on the server".to_owned()
+            }
         }
     }
 }
@@ -241,9 +290,14 @@ mod tests {
                 message: "Code expired".into(),
             },
             Error::Unsupported("sign-in needs a browser window"),
+            Error::TokenNotAvailable,
         ];
         for e in all {
             assert_eq!(e.message(), e.to_string());
+            let code = e.code();
+            if !matches!(e, Error::Companion { .. }) {
+                assert!(ERROR_TS.contains(&["\"", code, "\" | "].concat()), "{code}");
+            }
         }
     }
 

@@ -5,17 +5,16 @@
 
 mod auth;
 mod client;
-mod decode;
+mod convert;
 mod error;
 mod error_body;
 mod event;
 mod http;
-mod js_object;
 mod options;
 mod pages;
-mod random;
 mod resources;
 mod timer;
+#[cfg(target_arch = "wasm32")]
 mod typescript;
 
 pub use auth::{Auth, PopupSignIn, Profile, Session, SignInRequest};

@@ -1,14 +1,18 @@
-//! The options objects of the JS API. `build.rs` turns these structs into the TypeScript
-//! declarations, so each field here is a member there.
+//! The options objects of the JS API, read by serde-wasm-bindgen; their TypeScript
+//! declarations are derived from these types.
 
-use wasm_bindgen::prelude::*;
+use fundraising_core::shape::TypeScript;
+use serde::{Deserialize, Deserializer};
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
-use crate::js_object::{member, number, string, strings};
+use crate::convert::from_js;
 use crate::Error;
 
 /// Options of `new FundraisingClient(options)`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize, TypeScript)]
+#[serde(rename_all = "camelCase")]
+#[model(input)]
 pub struct ClientOptions {
     /// The application id (the `{appId}` segment of resource paths, `client_id` of sign-in).
     pub app_id: String,
@@ -23,38 +27,52 @@ pub struct ClientOptions {
     /// Scopes to ask for; `openid` and `profile` are always added.
     pub scopes: Option<Vec<String>>,
     /// Time limit of each request in milliseconds (default 10000).
-    pub timeout_ms: Option<u32>,
+    pub timeout_ms: Option<f64>,
+    /// The companion runs in BFF mode: resource calls go through it (`{companionUrl}/api/...`),
+    /// and the access token never reaches JavaScript.
+    pub bff: Option<bool>,
 }
 
 /// The last argument of every call.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize, TypeScript)]
+#[serde(rename_all = "camelCase")]
+#[model(input)]
 pub struct CallOptions {
     /// Aborts the call; it then rejects with code `aborted`.
+    #[serde(default, deserialize_with = "signal")]
     pub signal: Option<AbortSignal>,
 }
 
 /// Options of `getEventPages`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize, TypeScript)]
+#[serde(rename_all = "camelCase")]
+#[model(input)]
 pub struct PageOptions {
     /// Page number, from 1 (the service's default when left out).
     pub page: Option<f64>,
     /// Results per page, 1 to 100 (the service's default when left out).
     pub page_size: Option<f64>,
     /// Aborts the call; it then rejects with code `aborted`.
+    #[serde(default, deserialize_with = "signal")]
     pub signal: Option<AbortSignal>,
 }
 
 /// Options of `eventPages`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize, TypeScript)]
+#[serde(rename_all = "camelCase")]
+#[model(input)]
 pub struct PagesOptions {
     /// Results per request, 1 to 100 (default 100).
     pub page_size: Option<f64>,
     /// Aborts the iteration; the pending `next()` then rejects with code `aborted`.
+    #[serde(default, deserialize_with = "signal")]
     pub signal: Option<AbortSignal>,
 }
 
 /// Options of `signInWithPopup` and `signInWithRedirect`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Deserialize, TypeScript)]
+#[serde(rename_all = "camelCase")]
+#[model(input)]
 pub struct SignInOptions {
     /// Scopes for this sign-in instead of the client's.
     pub scopes: Option<Vec<String>>,
@@ -65,101 +83,72 @@ pub struct SignInOptions {
     /// Where the redirect flow returns to after sign-in (a path of this site; default: the current page).
     pub return_path: Option<String>,
     /// Pop-up only: how long to wait for the user, in milliseconds (default 300000).
-    pub timeout_ms: Option<u32>,
+    pub timeout_ms: Option<f64>,
     /// Aborts the sign-in; it then rejects with code `aborted`.
+    #[serde(default, deserialize_with = "signal")]
     pub signal: Option<AbortSignal>,
 }
 
-impl ClientOptions {
-    /// Reads the constructor's options object.
-    pub fn from_js(value: &JsValue) -> Result<Self, Error> {
-        if !value.is_object() {
-            return Err(Error::invalid("options", "expected an object"));
-        }
-        let timeout_ms = number(value, "timeoutMs")?
-            .map(|ms| {
-                if ms.is_finite() && ms > 0.0 {
-                    Ok(ms.min(f64::from(u32::MAX)) as u32)
-                } else {
-                    Err(Error::invalid("timeoutMs", "expected a positive number"))
-                }
-            })
-            .transpose()?;
-        Ok(ClientOptions {
-            app_id: string(value, "appId")?
-                .ok_or_else(|| Error::invalid("appId", "is required"))?,
-            base_url: string(value, "baseUrl")?
-                .ok_or_else(|| Error::invalid("baseUrl", "is required"))?,
-            auth_url: string(value, "authUrl")?,
-            redirect_uri: string(value, "redirectUri")?,
-            companion_url: string(value, "companionUrl")?,
-            scopes: strings(value, "scopes")?,
-            timeout_ms,
-        })
-    }
-}
-
-fn signal(options: &JsValue) -> Result<Option<AbortSignal>, Error> {
-    let value = member(options, "signal");
+/// An `AbortSignal` member, kept as the JS object it is (`serde_wasm_bindgen::preserve`).
+fn signal<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<AbortSignal>, D::Error> {
+    let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
     value
         .dyn_into::<AbortSignal>()
         .map(Some)
-        .map_err(|_| Error::invalid("signal", "expected an AbortSignal"))
+        .map_err(|_| serde::de::Error::custom("signal: expected an AbortSignal"))
 }
 
-impl CallOptions {
-    /// Reads `{signal}` (absent, `undefined` and `null` are all "no options").
-    pub fn from_js(value: &JsValue) -> Result<Self, Error> {
-        Ok(CallOptions {
-            signal: signal(value)?,
+/// Milliseconds as a positive whole `u32` (at most `u32::MAX`); `invalid_argument` otherwise.
+fn milliseconds(value: Option<f64>, name: &str, zero_allowed: bool) -> Result<Option<u32>, Error> {
+    value
+        .map(|ms| {
+            if ms.is_finite() && (ms > 0.0 || (zero_allowed && ms == 0.0)) {
+                Ok(ms.min(f64::from(u32::MAX)) as u32)
+            } else {
+                Err(Error::invalid(name, "expected a positive number"))
+            }
         })
+        .transpose()
+}
+
+/// Reads an optional options object (`undefined` and `null` are "no options").
+pub(crate) fn read<T: DeserializeOwnedDefault>(value: Option<JsValue>) -> Result<T, Error> {
+    match value {
+        Some(value) if !value.is_undefined() && !value.is_null() => {
+            if !value.is_object() {
+                return Err(Error::invalid("options", "expected an object"));
+            }
+            from_js(value, "options")
+        }
+        _ => Ok(T::default()),
     }
 }
 
-impl PageOptions {
-    /// Reads `{page, pageSize, signal}`.
-    pub fn from_js(value: &JsValue) -> Result<Self, Error> {
-        Ok(PageOptions {
-            page: number(value, "page")?,
-            page_size: number(value, "pageSize")?,
-            signal: signal(value)?,
-        })
-    }
-}
+/// Options types that may be left out.
+pub(crate) trait DeserializeOwnedDefault: serde::de::DeserializeOwned + Default {}
+impl<T: serde::de::DeserializeOwned + Default> DeserializeOwnedDefault for T {}
 
-impl PagesOptions {
-    /// Reads `{pageSize, signal}`.
-    pub fn from_js(value: &JsValue) -> Result<Self, Error> {
-        Ok(PagesOptions {
-            page_size: number(value, "pageSize")?,
-            signal: signal(value)?,
-        })
+impl ClientOptions {
+    /// Reads the constructor's options object.
+    pub fn from_js(value: JsValue) -> Result<Self, Error> {
+        if !value.is_object() {
+            return Err(Error::invalid("options", "expected an object"));
+        }
+        from_js(value, "options")
+    }
+
+    /// The request time limit, checked.
+    pub(crate) fn timeout(&self) -> Result<Option<u32>, Error> {
+        milliseconds(self.timeout_ms, "timeoutMs", false)
     }
 }
 
 impl SignInOptions {
-    /// Reads `{scopes, prompt, loginHint, returnPath, timeoutMs, signal}`.
-    pub fn from_js(value: &JsValue) -> Result<Self, Error> {
-        let scopes = strings(value, "scopes")?;
-        let timeout_ms = number(value, "timeoutMs")?
-            .map(|ms| {
-                if ms.is_finite() && ms >= 0.0 {
-                    Ok(ms.min(f64::from(u32::MAX)) as u32)
-                } else {
-                    Err(Error::invalid("timeoutMs", "expected a positive number"))
-                }
-            })
-            .transpose()?;
-        Ok(SignInOptions {
-            scopes,
-            prompt: string(value, "prompt")?,
-            login_hint: string(value, "loginHint")?,
-            return_path: string(value, "returnPath")?,
-            timeout_ms,
-            signal: signal(value)?,
-        })
+    /// How long the pop-up may take, checked.
+    pub(crate) fn timeout(&self) -> Result<Option<u32>, Error> {
+        milliseconds(self.timeout_ms, "timeoutMs", true)
     }
 }

@@ -4,12 +4,13 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use js_sys::{Array, Object, Promise, Reflect};
+use js_sys::{Array, Promise, Reflect};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
 use crate::client::Inner;
-use crate::js_object::member;
+use crate::convert::to_js;
 use crate::Error;
 
 #[wasm_bindgen(module = "/src/js/iterator.js")]
@@ -100,8 +101,9 @@ async fn step(cursor: &RefCell<Cursor>) -> Result<JsValue, Error> {
                 signal,
             )
             .await?;
-        let summaries = Array::from(&member(&pages, "fundraisingPages"));
-        let total_pages = member(&pages, "totalPages").as_f64().unwrap_or(0.0);
+        let member = |name: &str| Reflect::get(&pages, &name.into()).unwrap_or(JsValue::UNDEFINED);
+        let summaries = Array::from(&member("fundraisingPages"));
+        let total_pages = member("totalPages").as_f64().unwrap_or(0.0);
         let mut c = cursor.borrow_mut();
         c.next_page = page + 1;
         // Without a page count, a short page is the last one.
@@ -115,9 +117,14 @@ async fn step(cursor: &RefCell<Cursor>) -> Result<JsValue, Error> {
     }
 }
 
+/// One result of `next()`: `{value, done}`.
+#[derive(Serialize)]
+struct Step {
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    value: JsValue,
+    done: bool,
+}
+
 fn result(value: JsValue, done: bool) -> JsValue {
-    let object = Object::new();
-    let _ = Reflect::set(&object, &"value".into(), &value);
-    let _ = Reflect::set(&object, &"done".into(), &JsValue::from_bool(done));
-    object.into()
+    to_js(&Step { value, done })
 }

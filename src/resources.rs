@@ -3,13 +3,13 @@
 
 use fundraising_core::encoding::{decimal, signed_decimal};
 use fundraising_core::model::Event;
+use fundraising_core::shape::Model;
 use fundraising_core::validate;
 use wasm_bindgen::JsValue;
 
-use crate::decode::{self, Shape};
+use crate::convert;
 use crate::error_body::service_error;
-use crate::event::event_body;
-use crate::http::HttpResponse;
+use crate::http::{HttpResponse, Method};
 use crate::Error;
 
 /// Default time limit of one request.
@@ -18,17 +18,28 @@ pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
 /// A request to make: method, absolute URL, JSON body, and whether it may be retried.
 #[derive(Debug, Clone)]
 pub(crate) struct Call {
-    pub method: &'static str,
+    pub method: Method,
     pub url: String,
     pub body: Option<String>,
     pub retry: bool,
 }
 
-/// Addresses of the resource API `{base_url}/{app_id}/v1/...`.
+/// Addresses of the resource API: `{base_url}/{app_id}/v1/...`, or, through a companion in
+/// BFF mode, `{companion}/api/...` (the companion forwards to `{base_url}/{app_id}/v1/...`).
 #[derive(Debug, Clone)]
 pub struct ResourceApi {
-    app_id: String,
-    base_url: String,
+    /// Everything before the operation's own path, without a trailing `/`.
+    prefix: String,
+    bff: bool,
+}
+
+fn http_url(name: &str, url: &str) -> Result<String, Error> {
+    let parsed =
+        web_sys::Url::new(url).map_err(|_| Error::invalid(name, "must be an absolute URL"))?;
+    if !matches!(parsed.protocol().as_str(), "http:" | "https:") {
+        return Err(Error::invalid(name, "must be an http or https URL"));
+    }
+    Ok(url.trim_end_matches('/').to_owned())
 }
 
 impl ResourceApi {
@@ -37,15 +48,31 @@ impl ResourceApi {
         if app_id.trim().is_empty() {
             return Err(Error::invalid("appId", "must not be empty"));
         }
-        let parsed = web_sys::Url::new(base_url)
-            .map_err(|_| Error::invalid("baseUrl", "must be an absolute URL"))?;
-        if !matches!(parsed.protocol().as_str(), "http:" | "https:") {
-            return Err(Error::invalid("baseUrl", "must be an http or https URL"));
+        let prefix = [
+            http_url("baseUrl", base_url)?.as_str(),
+            "/",
+            &String::from(js_sys::encode_uri_component(app_id)),
+            "/v1",
+        ]
+        .concat();
+        Ok(ResourceApi { prefix, bff: false })
+    }
+
+    /// The resource API through a companion in BFF mode at `companion_url`.
+    pub fn through_companion(app_id: &str, companion_url: &str) -> Result<Self, Error> {
+        if app_id.trim().is_empty() {
+            return Err(Error::invalid("appId", "must not be empty"));
         }
-        Ok(ResourceApi {
-            app_id: app_id.to_owned(),
-            base_url: base_url.trim_end_matches('/').to_owned(),
-        })
+        if companion_url.trim().is_empty() {
+            return Err(Error::invalid("companionUrl", "is needed in BFF mode"));
+        }
+        let prefix = [http_url("companionUrl", companion_url)?.as_str(), "/api"].concat();
+        Ok(ResourceApi { prefix, bff: true })
+    }
+
+    /// True when calls go through a companion in BFF mode.
+    pub fn bff(&self) -> bool {
+        self.bff
     }
 
     /// `GET /{appId}/v1/campaign/byshortname/{shortName}`.
@@ -63,9 +90,11 @@ impl ResourceApi {
     /// `POST /{appId}/v1/event/`, never retried (no duplicate events).
     pub(crate) fn create_event(&self, event: &Event) -> Result<Call, Error> {
         validate::event(event)?;
-        let body = event_body(event);
+        // Dates as the service writes and reads them: `"\/Date(ms+0000)\/"`.
+        let body =
+            fundraising_core::json::escape_slashes(&convert::to_json(&convert::to_js(event)));
         Ok(Call {
-            method: "POST",
+            method: Method::Post,
             url: self.url(&["event", ""], ""),
             body: Some(body),
             retry: false,
@@ -99,7 +128,7 @@ impl ResourceApi {
 
     fn get(&self, segments: &[&str], query: &str) -> Call {
         Call {
-            method: "GET",
+            method: Method::Get,
             url: self.url(segments, query),
             body: None,
             retry: true,
@@ -107,8 +136,8 @@ impl ResourceApi {
     }
 
     fn url(&self, segments: &[&str], query: &str) -> String {
-        let mut url = self.base_url.clone();
-        for segment in [self.app_id.as_str(), "v1"].iter().chain(segments) {
+        let mut url = self.prefix.clone();
+        for segment in segments {
             url.push('/');
             url.push_str(&String::from(js_sys::encode_uri_component(segment)));
         }
@@ -117,10 +146,10 @@ impl ResourceApi {
     }
 }
 
-/// A 2xx body as the JS value of `shape`; any other status as the service's error.
-pub(crate) fn decode(response: HttpResponse, shape: &'static Shape) -> Result<JsValue, Error> {
+/// A 2xx body as the JS value of the model `M`; any other status as the service's error.
+pub(crate) fn decode<M: Model>(response: HttpResponse) -> Result<JsValue, Error> {
     if (200..300).contains(&response.status) {
-        decode::decode(&response.body, shape)
+        convert::decode::<M>(&response.body)
     } else {
         Err(fundraising_core::Error::Service(service_error(response.status, &response.body)).into())
     }

@@ -1,29 +1,49 @@
-//! Time: the clock and the retry backoff's wait (`setTimeout` in `src/js/fetch.js`), wherever
-//! there is a global `setTimeout`: windows, workers and Node.
+//! Time, wherever there is a global `setTimeout` (windows, workers and Node): the clock, and
+//! the retry backoff's wait.
 
-use js_sys::Promise;
+use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::AbortSignal;
+use web_sys::{AbortSignal, AddEventListenerOptions};
 
 use crate::Error;
-
-#[wasm_bindgen(module = "/src/js/fetch.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = sleep)]
-    fn sleep_promise(ms: u32, signal: Option<AbortSignal>) -> Promise;
-}
 
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = Date, js_name = now)]
     pub(crate) fn now_ms() -> f64;
+
+    /// The global `setTimeout`, called with a JS function (no Rust closure needed).
+    #[wasm_bindgen(js_name = setTimeout)]
+    pub(crate) fn set_timeout(handler: &Function, ms: u32) -> JsValue;
+
+    /// The global `clearTimeout`.
+    #[wasm_bindgen(js_name = clearTimeout)]
+    pub(crate) fn clear_timeout(id: &JsValue);
 }
 
 /// Waits `ms` milliseconds; an abort of `signal` ends the wait with [`Error::Aborted`].
 pub(crate) async fn sleep(ms: u32, signal: Option<&AbortSignal>) -> Result<(), Error> {
-    JsFuture::from(sleep_promise(ms, signal.cloned()))
-        .await
-        .map(drop)
-        .map_err(|_| Error::Aborted)
+    if signal.is_some_and(AbortSignal::aborted) {
+        return Err(Error::Aborted);
+    }
+    let mut timer = JsValue::UNDEFINED;
+    let mut on_abort = None;
+    let wait = Promise::new(&mut |resolve, reject| {
+        timer = set_timeout(&resolve, ms);
+        if let Some(signal) = signal {
+            let once = AddEventListenerOptions::new();
+            once.set_once(true);
+            let _ = signal.add_event_listener_with_callback_and_add_event_listener_options(
+                "abort", &reject, &once,
+            );
+            on_abort = Some(reject);
+        }
+    });
+    let outcome = JsFuture::from(wait).await;
+    clear_timeout(&timer);
+    if let (Some(signal), Some(reject)) = (signal, &on_abort) {
+        let _ = signal.remove_event_listener_with_callback("abort", reject);
+    }
+    outcome.map(drop).map_err(|_| Error::Aborted)
 }

@@ -275,3 +275,42 @@ async fn event_pages_iterates_all_250_pages_in_three_requests() {
         .unwrap();
     assert_eq!(field(&again, "done").as_bool(), Some(true));
 }
+
+#[wasm_bindgen_test]
+async fn event_dates_travel_as_the_service_writes_them() {
+    let key = unique_key("dates");
+    let client = client_for(&faulty_base_url(&key, 0, 0));
+    let millis = [
+        ("startDate", 1_893_456_000_000.0),
+        ("completionDate", 1_893_542_400_000.0),
+        ("expiryDate", 1_896_134_400_000.0),
+    ];
+    let mut fields = vec![
+        ("name", JsValue::from("Dates on the wire")),
+        ("eventType", "Walks".into()),
+    ];
+    for (name, ms) in millis {
+        fields.push((name, js_sys::Date::new(&JsValue::from_f64(ms)).into()));
+    }
+    // The sandbox reads dates as strictly as the service: a literal backslash is a 400.
+    wait(client.create_event(object(&fields), None))
+        .await
+        .expect("the sandbox accepted every date");
+    let sent = body_seen(&key).await;
+    for (name, ms) in millis {
+        let wire = ["\"", name, "\":\"\\/Date(", &ms.to_string(), "+0000)\\/\""].concat();
+        assert!(sent.contains(&wire), "{name}: {wire} not in {sent}");
+    }
+    assert!(
+        !sent.contains("\\\\"),
+        "a literal backslash was sent: {sent}"
+    );
+    // Its value is `/Date(ms+0000)/`, what the service's deserializer reads.
+    let value = js_sys::JSON::parse(&sent).unwrap();
+    for (name, ms) in millis {
+        assert_eq!(
+            text(&value, name),
+            ["/Date(", &ms.to_string(), "+0000)/"].concat()
+        );
+    }
+}

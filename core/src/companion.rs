@@ -109,7 +109,7 @@ impl TokenRequest {
 }
 
 /// Who signed in, from the validated id_token.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, crate::shape::TypeScript)]
 pub struct Profile {
     /// The user's stable identifier (`sub`).
     pub sub: String,

@@ -1,15 +1,13 @@
 //! Calls of the backend companion: code exchange, refresh and logout. Each carries the
-//! static `X-Fundraising-Client: 1` header and the companion's cookie.
+//! static CSRF header and the companion's cookie. The bodies are core's companion contract.
 
-use fundraising_core::ServiceDate;
-use js_sys::Object;
-use wasm_bindgen::JsValue;
+use fundraising_core::companion::{ErrorBody, TokenAnswer, TokenRequest};
 use web_sys::AbortSignal;
 
-use super::{Profile, Session};
+use super::Session;
+use crate::convert::{from_js, parse_json, to_js, to_json};
 use crate::error_body::service_error;
-use crate::http::{send, HttpRequest, HttpResponse};
-use crate::js_object::{member, number, parse_json, set, string, to_json};
+use crate::http::{send, HttpRequest, HttpResponse, Method};
 use crate::Error;
 
 /// The companion at `url`.
@@ -30,20 +28,11 @@ impl Companion {
     /// `POST /auth/token`: redeems the code; the companion checks the id_token and the nonce.
     pub(crate) async fn exchange(
         &self,
-        code: &str,
-        code_verifier: &str,
-        nonce: &str,
-        redirect_uri: &str,
+        request: &TokenRequest,
         signal: Option<&AbortSignal>,
     ) -> Result<Session, Error> {
-        let body = Object::new();
-        set(&body, "code", &code.into());
-        set(&body, "codeVerifier", &code_verifier.into());
-        set(&body, "nonce", &nonce.into());
-        set(&body, "redirectUri", &redirect_uri.into());
-        let body = to_json(&body);
-        let answer = self.post("/auth/token", Some(&body), signal).await?;
-        session(answer)
+        let body = to_json(&to_js(request));
+        session(self.post("/auth/token", Some(&body), signal).await?)
     }
 
     /// `POST /auth/refresh`: a new access token from the refresh token in the cookie.
@@ -64,7 +53,7 @@ impl Companion {
     ) -> Result<HttpResponse, Error> {
         let url = [self.url.as_str(), path].concat();
         let request = HttpRequest {
-            method: "POST",
+            method: Method::Post,
             url: &url,
             body,
             bearer: None,
@@ -80,48 +69,24 @@ impl Companion {
 
 /// The companion's error body `{error, message}` as [`Error::Companion`].
 fn companion_error(response: &HttpResponse) -> Error {
-    let body = parse_json(&response.body).unwrap_or(JsValue::UNDEFINED);
-    match string(&body, "error").ok().flatten() {
-        Some(code) => Error::Companion {
-            message: string(&body, "message")
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| code.clone()),
-            code,
+    let body = parse_json(&response.body).ok();
+    match body.and_then(|body| from_js::<ErrorBody>(body, "answer").ok()) {
+        Some(ErrorBody { error, message }) => Error::Companion {
+            code: error,
             status: response.status,
+            message,
         },
         None => Error::Companion {
-            code: "http_error".to_owned(),
+            code: crate::error::code::HTTP_ERROR.to_owned(),
             status: response.status,
             message: service_error(response.status, &response.body).message,
         },
     }
 }
 
-/// The answer `{accessToken, tokenType, expiresIn, expiresAt (ms), scope, profile: {sub, name, email}}`.
+/// The token answer as the session.
 fn session(response: HttpResponse) -> Result<Session, Error> {
-    let answer = parse_json(&response.body)?;
-    let bad = |what: &str| Error::Decode(["the companion's answer has no valid ", what].concat());
-    let profile = member(&answer, "profile");
-    Ok(Session {
-        access_token: string(&answer, "accessToken")
-            .ok()
-            .flatten()
-            .ok_or_else(|| bad("accessToken"))?,
-        expires_at: ServiceDate::from_millis(
-            number(&answer, "expiresAt")
-                .ok()
-                .flatten()
-                .ok_or_else(|| bad("expiresAt"))? as i64,
-        ),
-        scope: string(&answer, "scope").ok().flatten(),
-        profile: Profile {
-            sub: string(&profile, "sub")
-                .ok()
-                .flatten()
-                .ok_or_else(|| bad("profile.sub"))?,
-            name: string(&profile, "name").ok().flatten(),
-            email: string(&profile, "email").ok().flatten(),
-        },
-    })
+    let answer: TokenAnswer = from_js(parse_json(&response.body)?, "answer")
+        .map_err(|e| Error::Decode(["the companion's answer: ", &e.message()].concat()))?;
+    Ok(answer.into())
 }

@@ -8,8 +8,10 @@ mod signin;
 mod transaction;
 
 pub(crate) use companion::Companion;
+pub use fundraising_core::companion::Profile;
 pub use popup::PopupSignIn;
 pub(crate) use request::AuthConfig;
 pub use request::SignInRequest;
-pub use session::{Profile, Session};
+pub use session::Session;
 pub use signin::Auth;
+pub(crate) use transaction::Transaction;

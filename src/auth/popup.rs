@@ -2,12 +2,15 @@
 //! its own pending state), and the pop-up hands the callback over and closes.
 
 use fundraising_core::callback;
-use js_sys::{Object, Promise, Reflect};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, BroadcastChannel, Window};
 
+use serde::{Deserialize, Serialize};
+
 use super::SignInRequest;
+use crate::convert::{from_js, to_js};
 use crate::Error;
 
 #[wasm_bindgen(module = "/src/js/popup.js")]
@@ -24,6 +27,21 @@ extern "C" {
         closed_polls: u32,
         signal: Option<AbortSignal>,
     ) -> Promise;
+}
+
+/// How the wait for the pop-up ended, as `src/js/popup.js` resolves: `outcome` is
+/// `callback` (with the `url`), `aborted`, `timeout` or `closed`.
+#[derive(Deserialize)]
+struct Outcome {
+    outcome: String,
+    url: Option<String>,
+}
+
+/// The message the pop-up hands to its opener.
+#[derive(Serialize)]
+struct CallbackMessage<'a> {
+    r#type: &'static str,
+    url: &'a str,
 }
 
 /// `type` of the message the pop-up sends.
@@ -125,13 +143,13 @@ impl PopupSignIn {
         if !self.popup.closed().unwrap_or(true) {
             let _ = self.popup.close();
         }
-        match outcome {
-            Ok(url) => url.as_string().ok_or(Error::PopupClosed),
-            Err(e) => Err(match e.as_f64() {
-                Some(1.0) => Error::Aborted,
-                Some(2.0) => Error::Timeout("the sign-in took too long"),
-                _ => Error::PopupClosed,
-            }),
+        let outcome = outcome.map_err(|_| Error::PopupClosed)?;
+        let Outcome { outcome, url } = from_js(outcome, "pop-up outcome")?;
+        match (outcome.as_str(), url) {
+            ("callback", Some(url)) => Ok(url),
+            ("aborted", _) => Err(Error::Aborted),
+            ("timeout", _) => Err(Error::Timeout("the sign-in took too long")),
+            _ => Err(Error::PopupClosed),
         }
     }
 }
@@ -139,9 +157,10 @@ impl PopupSignIn {
 /// In a pop-up: hands `url` to the opener (target origin: this page's own) and to the
 /// sign-in's `BroadcastChannel`, then closes the window.
 pub(crate) fn hand_over(window: &Window, url: &str, state: &str) -> Result<(), Error> {
-    let message = Object::new();
-    let _ = Reflect::set(&message, &"type".into(), &MESSAGE_TYPE.into());
-    let _ = Reflect::set(&message, &"url".into(), &url.into());
+    let message = to_js(&CallbackMessage {
+        r#type: MESSAGE_TYPE,
+        url,
+    });
     let origin = window
         .location()
         .origin()

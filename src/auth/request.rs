@@ -5,7 +5,15 @@ use fundraising_core::authorize::{normalize_scopes, AuthorizeRequest};
 use fundraising_core::{nonce, pkce};
 
 use crate::options::{ClientOptions, SignInOptions};
-use crate::{random, Error};
+use crate::Error;
+
+/// `N` cryptographically random bytes (getrandom: `crypto.getRandomValues`).
+fn random<const N: usize>() -> Result<[u8; N], Error> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes)
+        .map_err(|_| Error::Unsupported("no cryptographic random source"))?;
+    Ok(bytes)
+}
 
 /// The addresses sign-in needs, checked once.
 #[derive(Debug, Clone)]
@@ -66,9 +74,9 @@ impl std::fmt::Debug for SignInRequest {
 impl SignInRequest {
     /// A new attempt with fresh random state, nonce and PKCE verifier.
     pub(crate) fn new(config: &AuthConfig, options: &SignInOptions) -> Result<Self, Error> {
-        let state = nonce::state_from_bytes(&random::bytes::<32>())?;
-        let nonce = nonce::guid_from_bytes(&random::bytes::<16>())?;
-        let pkce = pkce::Pkce::from_random(&random::bytes::<32>())?;
+        let state = nonce::state_from_bytes(&random::<32>()?)?;
+        let nonce = nonce::guid_from_bytes(&random::<16>()?)?;
+        let pkce = pkce::Pkce::from_random(&random::<32>()?)?;
         let scopes = normalize_scopes(options.scopes.as_deref().unwrap_or(&config.scopes))?;
         let authorize_url = AuthorizeRequest {
             auth_url: config.auth_url.clone(),

@@ -2,20 +2,24 @@
 
 use std::fmt;
 
+use fundraising_core::companion::{Profile, TokenAnswer};
+use fundraising_core::shape::TypeScript;
 use fundraising_core::ServiceDate;
-use js_sys::Object;
+use serde::Serialize;
 use wasm_bindgen::JsValue;
 
-use crate::decode::date;
-use crate::js_object::set;
+use crate::convert;
 
-/// The current sign-in: a short-lived access token (the refresh token stays in the
-/// companion's HttpOnly cookie) and who signed in.
-#[derive(Clone)]
+/// The current sign-in: who signed in and until when, and (in token-mediating mode) the
+/// short-lived access token. The refresh token stays in the companion's HttpOnly cookie; in
+/// BFF mode the access token stays there too and `accessToken` is `null`.
+#[derive(Clone, Serialize, TypeScript)]
+#[serde(rename_all = "camelCase")]
 pub struct Session {
-    /// The bearer token for resource calls.
-    pub access_token: String,
+    /// The bearer token for resource calls; `null` in BFF mode.
+    pub access_token: Option<String>,
     /// When the access token expires.
+    #[serde(serialize_with = "convert::date")]
     pub expires_at: ServiceDate,
     /// The scopes granted, space-separated, when the server said.
     pub scope: Option<String>,
@@ -23,21 +27,13 @@ pub struct Session {
     pub profile: Profile,
 }
 
-/// The signed-in user, from the validated id_token.
-#[derive(Debug, Clone)]
-pub struct Profile {
-    /// The user's stable identifier.
-    pub sub: String,
-    /// Display name, when the `profile` scope was granted.
-    pub name: Option<String>,
-    /// E-mail address, when the `email` scope was granted.
-    pub email: Option<String>,
-}
-
 impl fmt::Debug for Session {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Session")
-            .field("access_token", &"[redacted]")
+            .field(
+                "access_token",
+                &self.access_token.as_ref().map(|_| "[redacted]"),
+            )
             .field("expires_at", &self.expires_at)
             .field("scope", &self.scope)
             .field("profile", &self.profile)
@@ -45,22 +41,20 @@ impl fmt::Debug for Session {
     }
 }
 
-fn text_or_null(value: &Option<String>) -> JsValue {
-    value.as_deref().map_or(JsValue::NULL, JsValue::from_str)
+impl From<TokenAnswer> for Session {
+    fn from(answer: TokenAnswer) -> Self {
+        Session {
+            access_token: answer.access_token,
+            expires_at: ServiceDate::from_millis(answer.expires_at),
+            scope: answer.scope,
+            profile: answer.profile,
+        }
+    }
 }
 
 impl Session {
     /// The session as JS sees it: `{accessToken, expiresAt: Date, scope, profile: {sub, name, email}}`.
     pub fn to_js(&self) -> JsValue {
-        let profile = Object::new();
-        set(&profile, "sub", &self.profile.sub.as_str().into());
-        set(&profile, "name", &text_or_null(&self.profile.name));
-        set(&profile, "email", &text_or_null(&self.profile.email));
-        let session = Object::new();
-        set(&session, "accessToken", &self.access_token.as_str().into());
-        set(&session, "expiresAt", &date(self.expires_at));
-        set(&session, "scope", &text_or_null(&self.scope));
-        set(&session, "profile", &profile);
-        session.into()
+        convert::to_js(self)
     }
 }

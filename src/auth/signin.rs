@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use fundraising_core::callback;
+use fundraising_core::companion::TokenRequest;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -32,15 +33,17 @@ struct Flight {
 pub struct Auth {
     config: Result<AuthConfig, Error>,
     timeout_ms: u32,
+    bff: bool,
     session: RefCell<Option<Session>>,
     flight: RefCell<Option<Flight>>,
 }
 
 impl Auth {
-    pub(crate) fn new(config: Result<AuthConfig, Error>, timeout_ms: u32) -> Self {
+    pub(crate) fn new(config: Result<AuthConfig, Error>, timeout_ms: u32, bff: bool) -> Self {
         Auth {
             config,
             timeout_ms,
+            bff,
             session: RefCell::new(None),
             flight: RefCell::new(None),
         }
@@ -55,6 +58,11 @@ impl Auth {
             &self.config()?.companion_url,
             self.timeout_ms,
         ))
+    }
+
+    /// True when the companion runs in BFF mode (the page never holds an access token).
+    pub fn bff(&self) -> bool {
+        self.bff
     }
 
     /// The current session, if signed in.
@@ -75,7 +83,7 @@ impl Auth {
         options: &SignInOptions,
     ) -> Result<Session, Error> {
         let signal = options.signal.as_ref();
-        let timeout = options.timeout_ms.unwrap_or(popup::DEFAULT_TIMEOUT_MS);
+        let timeout = options.timeout()?.unwrap_or(popup::DEFAULT_TIMEOUT_MS);
         let url = pending.wait_for_callback(timeout, signal).await?;
         let callback = callback::parse(&url)?;
         if callback.state != pending.request.state {
@@ -84,16 +92,13 @@ impl Auth {
             ));
         }
         let request = &pending.request;
-        let session = self
-            .companion()?
-            .exchange(
-                &callback.code,
-                &request.code_verifier,
-                &request.nonce,
-                &request.redirect_uri,
-                signal,
-            )
-            .await?;
+        let exchange = TokenRequest {
+            code: callback.code,
+            code_verifier: request.code_verifier.clone(),
+            nonce: request.nonce.clone(),
+            redirect_uri: request.redirect_uri.clone(),
+        };
+        let session = self.companion()?.exchange(&exchange, signal).await?;
         *self.session.borrow_mut() = Some(session.clone());
         Ok(session)
     }
@@ -157,16 +162,13 @@ impl Auth {
             ));
         }
         let callback = callback::parse(&url)?;
-        let session = self
-            .companion()?
-            .exchange(
-                &callback.code,
-                &transaction.code_verifier,
-                &transaction.nonce,
-                &transaction.redirect_uri,
-                None,
-            )
-            .await?;
+        let exchange = TokenRequest {
+            code: callback.code,
+            code_verifier: transaction.code_verifier,
+            nonce: transaction.nonce,
+            redirect_uri: transaction.redirect_uri,
+        };
+        let session = self.companion()?.exchange(&exchange, None).await?;
         *self.session.borrow_mut() = Some(session.clone());
         Ok(Some(session))
     }
@@ -196,7 +198,7 @@ impl Auth {
     ) -> Result<Option<String>, Error> {
         if let Some(session) = self.session.borrow().as_ref() {
             if session.expires_at.millis as f64 - now_ms() > REFRESH_MARGIN_MS {
-                return Ok(Some(session.access_token.clone()));
+                return Ok(session.access_token.clone());
             }
         }
         let had_session = self.session.borrow().is_some();
@@ -210,7 +212,7 @@ impl Auth {
         let _ = JsFuture::from(flight.done.clone()).await;
         let result = flight.result.borrow().clone();
         match result {
-            Some(Ok(session)) => Ok(Some(session.access_token)),
+            Some(Ok(session)) => Ok(session.access_token),
             Some(Err(Error::Companion { status: 401, .. })) if !had_session => Ok(None),
             Some(Err(e)) => Err(e),
             None => Err(Error::Network("the token refresh did not finish".into())),

@@ -1,19 +1,22 @@
 //! The redirect flow's pending sign-in, kept in `sessionStorage` across the navigation.
+//! Abandoned ones (older than [`MAX_AGE_MS`]) are removed the next time the package runs.
 
-use js_sys::Object;
+use serde::{Deserialize, Serialize};
 use web_sys::Storage;
 
 use super::SignInRequest;
-use crate::js_object::{number, parse_json, set, string, to_json};
+use crate::convert::{from_js, parse_json, to_js, to_json};
 use crate::timer::now_ms;
 use crate::Error;
 
 /// Storage key prefix; the state follows.
 const KEY_PREFIX: &str = "fundraising-client:signin:";
-/// A transaction older than this is refused as expired.
+/// A transaction older than this is refused as expired, and removed.
 pub(crate) const MAX_AGE_MS: f64 = 10.0 * 60.0 * 1000.0;
 
 /// What the redirect flow needs back on the home page.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct Transaction {
     pub state: String,
     pub nonce: String,
@@ -45,18 +48,8 @@ impl Transaction {
 
     /// Stores it under its state.
     pub(crate) fn save(&self) -> Result<(), Error> {
-        let object = Object::new();
-        set(&object, "state", &self.state.as_str().into());
-        set(&object, "nonce", &self.nonce.as_str().into());
-        set(&object, "codeVerifier", &self.code_verifier.as_str().into());
-        set(&object, "redirectUri", &self.redirect_uri.as_str().into());
-        if let Some(path) = &self.return_path {
-            set(&object, "returnPath", &path.as_str().into());
-        }
-        set(&object, "createdAt", &self.created_at.into());
-        let text = to_json(&object);
         storage()?
-            .set_item(&[KEY_PREFIX, &self.state].concat(), &text)
+            .set_item(&[KEY_PREFIX, &self.state].concat(), &to_json(&to_js(self)))
             .map_err(|_| Error::Unsupported("sessionStorage refused the sign-in transaction"))
     }
 
@@ -70,20 +63,36 @@ impl Transaction {
     }
 
     fn from_json(text: &str) -> Option<Self> {
-        let value = parse_json(text).ok()?;
-        let text = |name| string(&value, name).ok().flatten();
-        Some(Transaction {
-            state: text("state")?,
-            nonce: text("nonce")?,
-            code_verifier: text("codeVerifier")?,
-            redirect_uri: text("redirectUri")?,
-            return_path: text("returnPath"),
-            created_at: number(&value, "createdAt").ok().flatten()?,
-        })
+        from_js(parse_json(text).ok()?, "transaction").ok()
     }
 
     /// True when it is older than [`MAX_AGE_MS`].
     pub(crate) fn expired(&self) -> bool {
         now_ms() - self.created_at > MAX_AGE_MS
+    }
+
+    /// Removes every transaction of this tab that expired (or cannot be read), so a PKCE
+    /// verifier of an abandoned sign-in is not kept for the life of the tab. Returns how many.
+    pub(crate) fn remove_expired() -> u32 {
+        let Ok(storage) = storage() else {
+            return 0;
+        };
+        let keys: Vec<String> = (0..storage.length().unwrap_or(0))
+            .filter_map(|i| storage.key(i).ok().flatten())
+            .filter(|key| key.starts_with(KEY_PREFIX))
+            .collect();
+        let mut removed = 0;
+        for key in keys {
+            let stale = storage
+                .get_item(&key)
+                .ok()
+                .flatten()
+                .and_then(|text| Self::from_json(&text))
+                .is_none_or(|t| t.expired());
+            if stale && storage.remove_item(&key).is_ok() {
+                removed += 1;
+            }
+        }
+        removed
     }
 }

@@ -1,40 +1,32 @@
-//! One HTTP request through the global `fetch`, bounded by a timeout and the caller's signal
-//! (the request itself is put together in `src/js/fetch.js`: far smaller than the same
-//! through web-sys).
+//! One HTTP request through gloo-net (the global `fetch`: windows, workers, Node 20+),
+//! bounded by a timeout and the caller's signal.
 
-use js_sys::{Array, Promise};
+use gloo_net::http::RequestBuilder;
+use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::AbortSignal;
+use web_sys::{AbortController, AbortSignal, RequestCredentials};
 
+use crate::timer::{clear_timeout, set_timeout};
 use crate::Error;
 
-#[wasm_bindgen(module = "/src/js/fetch.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = sendRequest)]
-    #[allow(clippy::too_many_arguments)]
-    fn send_request(
-        method: &str,
-        url: &str,
-        body: Option<&str>,
-        bearer: Option<&str>,
-        companion: bool,
-        timeout_ms: u32,
-        signal: Option<AbortSignal>,
-    ) -> Promise;
+/// The HTTP methods the package uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Method {
+    Get,
+    Post,
 }
 
 /// What to send.
 pub(crate) struct HttpRequest<'a> {
     /// `GET` or `POST`.
-    pub method: &'static str,
+    pub method: Method,
     /// Absolute URL.
     pub url: &'a str,
     /// JSON body, sent with `Content-Type: application/json`.
     pub body: Option<&'a str>,
     /// Access token for `Authorization: Bearer`.
     pub bearer: Option<&'a str>,
-    /// Include cookies and send `X-Fundraising-Client: 1` (calls to the companion).
+    /// Include cookies and send the CSRF header (calls to the companion).
     pub companion: bool,
 }
 
@@ -48,36 +40,91 @@ pub(crate) struct HttpResponse {
     pub retry_after: Option<String>,
 }
 
-/// Sends `request` once. A fired `signal` gives [`Error::Aborted`], the timeout [`Error::Timeout`],
-/// any other failure to get an answer [`Error::Network`]. Error statuses are not errors here.
+/// An abort of this request: the controller's `abort`, bound to an `Error` reason, so every
+/// rejection gloo-net sees is an `Error` (a non-`Error` reason is a bug to gloo-net).
+fn abort_with(controller: &AbortController, reason: &str) -> Function {
+    let abort: Function = Reflect::get(controller, &"abort".into())
+        .map(JsCast::unchecked_into)
+        .unwrap_or_else(|_| Function::new_no_args(""));
+    let reason = JsValue::from(js_sys::Error::new(reason));
+    abort.bind1(controller, &reason).unchecked_into()
+}
+
+/// Sends `request` once. A fired `signal` gives [`Error::Aborted`], the timeout
+/// [`Error::Timeout`], any other failure to get an answer [`Error::Network`]. Error statuses
+/// are not errors here.
 pub(crate) async fn send(
     request: &HttpRequest<'_>,
     timeout_ms: u32,
     signal: Option<&AbortSignal>,
 ) -> Result<HttpResponse, Error> {
-    let answer = JsFuture::from(send_request(
-        request.method,
-        request.url,
-        request.body,
-        request.bearer,
-        request.companion,
-        timeout_ms,
-        signal.cloned(),
-    ))
-    .await;
-    match answer {
-        Ok(answer) => {
-            let answer = Array::from(&answer);
-            Ok(HttpResponse {
-                status: answer.get(0).as_f64().unwrap_or(0.0) as u16,
-                body: answer.get(1).as_string().unwrap_or_default(),
-                retry_after: answer.get(2).as_string(),
-            })
+    if signal.is_some_and(AbortSignal::aborted) {
+        return Err(Error::Aborted);
+    }
+    let controller =
+        AbortController::new().map_err(|_| Error::Unsupported("no AbortController"))?;
+    let on_abort = abort_with(&controller, "aborted");
+    if let Some(signal) = signal {
+        let _ = signal.add_event_listener_with_callback("abort", &on_abort);
+    }
+    let timer = set_timeout(&abort_with(&controller, "timeout"), timeout_ms);
+    let outcome = exchange(request, &controller.signal()).await;
+    clear_timeout(&timer);
+    if let Some(signal) = signal {
+        let _ = signal.remove_event_listener_with_callback("abort", &on_abort);
+    }
+    outcome.map_err(|message| {
+        if signal.is_some_and(AbortSignal::aborted) {
+            Error::Aborted
+        } else if controller.signal().aborted() {
+            Error::Timeout("the request timed out")
+        } else {
+            Error::Network(message)
         }
-        Err(e) => Err(match e.as_f64() {
-            Some(1.0) => Error::Aborted,
-            Some(_) => Error::Timeout("the request timed out"),
-            None => Error::Network(e.as_string().unwrap_or_default()),
-        }),
+    })
+}
+
+/// The request and the reading of its answer, under `signal`.
+async fn exchange(request: &HttpRequest<'_>, signal: &AbortSignal) -> Result<HttpResponse, String> {
+    let mut builder = match request.method {
+        Method::Get => RequestBuilder::new(request.url),
+        Method::Post => RequestBuilder::new(request.url).method(gloo_net::http::Method::POST),
+    }
+    .header("Accept", "application/json")
+    .abort_signal(Some(signal));
+    if let Some(bearer) = request.bearer {
+        builder = builder.header("Authorization", &["Bearer ", bearer].concat());
+    }
+    if request.companion {
+        let (name, value) = fundraising_core::companion::CSRF_HEADER;
+        builder = builder
+            .header(name, value)
+            .credentials(RequestCredentials::Include);
+    }
+    let sent = match request.body {
+        Some(body) => {
+            builder
+                .header("Content-Type", "application/json")
+                .body(body)
+                .map_err(failure)?
+                .send()
+                .await
+        }
+        None => builder.send().await,
+    };
+    let response = sent.map_err(failure)?;
+    Ok(HttpResponse {
+        status: response.status(),
+        retry_after: response.headers().get("Retry-After"),
+        body: response.text().await.map_err(failure)?,
+    })
+}
+
+fn failure(error: gloo_net::Error) -> String {
+    #[allow(unreachable_patterns)] // gloo-net's `json` feature (not used here) adds a variant
+    match error {
+        gloo_net::Error::JsError(e) => e.message,
+        gloo_net::Error::GlooError(message) => message,
+        _ => "cannot read the answer".to_owned(),
     }
 }

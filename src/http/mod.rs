@@ -3,5 +3,5 @@
 mod fetch;
 mod retry;
 
-pub(crate) use fetch::{send, HttpRequest, HttpResponse};
+pub(crate) use fetch::{send, HttpRequest, HttpResponse, Method};
 pub(crate) use retry::send_with_retry;

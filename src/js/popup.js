@@ -2,31 +2,37 @@
  * The opener's wait for the sign-in pop-up's callback: a `message` on this window from this
  * window's own origin, or a message on the BroadcastChannel `channelName`, either
  * `{type, url}` with `accept(url)` true (the callback of the pending state). Anything else is
- * ignored. Resolves with the URL; rejects with 1 when `signal` fires, 2 after `timeoutMs`,
- * 3 once the pop-up was seen closed `closedPolls` times (polled every `pollMs`).
+ * ignored. Resolves with a typed outcome, read by serde on the Rust side:
+ * `{outcome: "callback", url}`, `{outcome: "aborted"}` when `signal` fires,
+ * `{outcome: "timeout"}` after `timeoutMs`, or `{outcome: "closed"}` once the pop-up was seen
+ * closed `closedPolls` times (polled every `pollMs`).
+ *
+ * Why JavaScript: five listeners and timers at once (window messages, a BroadcastChannel,
+ * the close poll, the timeout and the abort) that settle one promise; in Rust each would be
+ * its own Closure with its own glue, several times the size of this function.
  */
 export function waitForCallback(popup, type, channelName, accept, timeoutMs, pollMs, closedPolls, signal) {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     let channel = null;
     let closed = 0;
-    const finish = (settle, value) => {
+    const finish = (outcome) => {
       removeEventListener("message", onMessage);
       if (channel) channel.close();
       clearInterval(poll);
       clearTimeout(timer);
       if (signal) signal.removeEventListener("abort", onAbort);
-      settle(value);
+      resolve(outcome);
     };
     const take = (data) => {
       if (data && typeof data === "object" && data.type === type
           && typeof data.url === "string" && accept(data.url)) {
-        finish(resolve, data.url);
+        finish({ outcome: "callback", url: data.url });
       }
     };
     const onMessage = (event) => {
       if (event.origin === location.origin) take(event.data);
     };
-    const onAbort = () => finish(reject, 1);
+    const onAbort = () => finish({ outcome: "aborted" });
     addEventListener("message", onMessage);
     try {
       channel = new BroadcastChannel(channelName);
@@ -35,9 +41,9 @@ export function waitForCallback(popup, type, channelName, accept, timeoutMs, pol
       channel = null;
     }
     const poll = setInterval(() => {
-      if (popup.closed && ++closed >= closedPolls) finish(reject, 3);
+      if (popup.closed && ++closed >= closedPolls) finish({ outcome: "closed" });
     }, pollMs);
-    const timer = setTimeout(() => finish(reject, 2), timeoutMs);
+    const timer = setTimeout(() => finish({ outcome: "timeout" }), timeoutMs);
     if (signal) signal.addEventListener("abort", onAbort);
   });
 }

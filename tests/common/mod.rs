@@ -174,6 +174,13 @@ pub async fn requests_seen(key: &str) -> f64 {
     number(&helper_get(&["/count/", key].concat()).await, "requests")
 }
 
+/// The body of the last request the fault proxy forwarded for `key`, as sent.
+pub async fn body_seen(key: &str) -> String {
+    field(&helper_get(&["/body/", key].concat()).await, "body")
+        .as_string()
+        .expect("a request with a body")
+}
+
 /// The callback URL the code minter gets for `authorize_url` through the real login and
 /// consent pages (`decision`: `allow` or `deny`).
 pub async fn mint(authorize_url: &str, decision: &str) -> String {

@@ -13,7 +13,9 @@ use crate::shape::Model;
 use crate::Error;
 
 pub use node::{DecodeTarget, JsonNode};
-pub use service_shape::{campaign_to_service_json, event_pages_to_service_json, to_service_text};
+pub use service_shape::{
+    campaign_to_service_json, escape_slashes, event_pages_to_service_json, to_service_text,
+};
 pub use shaped::Shaped;
 
 /// Decodes a JSON document into the model `T` by the service's rules (see [`Shaped`]): field

@@ -74,7 +74,19 @@ pub fn event_pages_to_service_json(pages: &EventPages) -> Value {
 /// writes `\/` itself, so every `/` of the text is a string's own and the escape is exact:
 /// the text decodes to the same value, whatever its strings hold.
 pub fn to_service_text(value: &Value) -> String {
-    value.to_string().replace('/', "\\/")
+    escape_slashes(&value.to_string())
+}
+
+/// A JSON text as the service's writer puts it: every `/` escaped as `\/`, so a date reads
+/// `"\/Date(ms+0000)\/"` (JSON's `\/` is a plain `/`: the value is unchanged). A `/` can only
+/// stand inside a JSON string, so this is safe on any JSON text.
+///
+/// ```
+/// let text = fundraising_core::json::escape_slashes(r#"{"startDate":"/Date(5+0000)/"}"#);
+/// assert_eq!(text, r#"{"startDate":"\/Date(5+0000)\/"}"#);
+/// ```
+pub fn escape_slashes(json: &str) -> String {
+    json.replace('/', "\\/")
 }
 
 #[cfg(test)]

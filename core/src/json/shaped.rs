@@ -141,8 +141,10 @@ fn value<N: DecodeTarget, S: Serializer>(
                 .ok_or_else(|| bad::<S::Error>(shape, field, "expected true or false"))?,
         ),
         Kind::Date => {
-            let date = ServiceDate::parse(&text()?)
-                .map_err(|e| bad::<S::Error>(shape, field, &e.to_string()))?;
+            let text = text()?;
+            let date = ServiceDate::parse(&text).map_err(|_| {
+                bad::<S::Error>(shape, field, &["invalid date \"", &text, "\""].concat())
+            })?;
             N::serialize_date(date, serializer)
         }
         Kind::Free => node.serialize_free(serializer),
