@@ -1,6 +1,6 @@
 //! `POST /auth/refresh`: a new access token from the sealed refresh token, with rotation.
 
-use super::answer::TokenAnswer;
+use super::answer::token_answer;
 use super::guard::BrowserPost;
 use crate::error::Error;
 use crate::oidc::TokenGrant;
@@ -13,6 +13,7 @@ use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use fundraising_core::companion::TokenAnswer;
 
 /// The outcome of one upstream refresh, shared by all requests of the flight.
 #[derive(Debug, Clone)]
@@ -41,16 +42,15 @@ async fn refresh_upstream(state: AppState, session: SessionData) -> Result<Refre
     let tokens = provider.token(grant).await?;
     let mut profile = session.profile.clone();
     if let Some(id_token) = &tokens.id_token {
-        let claims = provider.check_id_token(id_token, None).await?;
-        if claims.sub != session.profile.sub {
-            tracing::warn!(check = "sub", "id_token refused");
-            return Err(Error::IdTokenInvalid("sub"));
-        }
+        // jsonwebtoken refuses an id_token naming another user (`sub`).
+        let claims = provider
+            .check_id_token(id_token, None, Some(&session.profile.sub))
+            .await?;
         let fresh = claims.profile();
         profile.name = fresh.name.or(profile.name);
         profile.email = fresh.email.or(profile.email);
     }
-    let answer = TokenAnswer::new(&tokens, profile.clone(), session.scope.clone());
+    let answer = token_answer(&tokens, profile.clone(), session.scope.clone());
     let session = SessionData {
         refresh_token: tokens
             .refresh_token
