@@ -15,6 +15,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use fundraising_core::companion::TokenAnswer;
 
+/// Most rotations followed for one late request (each is a refresh within the grace period).
+const MAX_CHAIN: usize = 32;
+
 /// The outcome of one upstream refresh, shared by all requests of the flight.
 #[derive(Debug, Clone)]
 pub struct Refreshed {
@@ -78,11 +81,22 @@ pub async fn refresh(
     };
     let key = session.refresh_token.expose().to_owned();
     let flight_state = state.clone();
-    let outcome = state
+    let mut outcome = state
         .refreshes()
         .run(&key, move || refresh_upstream(flight_state, session))
         .await
         .unwrap_or(Err(Error::UpstreamUnavailable));
+    // The rotated token may have been refreshed in turn (cookie 1 gave cookie 2, which gave
+    // cookie 3): a late request with an old cookie gets the newest state of the session, never
+    // a refresh token that was already used.
+    for _ in 0..MAX_CHAIN {
+        let Ok(refreshed) = &outcome else { break };
+        let next = refreshed.session.refresh_token.expose().to_owned();
+        match state.refreshes().joined(&next).await {
+            Some(newer @ Ok(_)) => outcome = newer,
+            _ => break,
+        }
+    }
     match outcome {
         Ok(refreshed) => {
             let cookie = session_cookie(&settings.cookie_key, &refreshed.session, secure);
