@@ -89,13 +89,19 @@ pub async fn refresh(
     // The rotated token may have been refreshed in turn (cookie 1 gave cookie 2, which gave
     // cookie 3): a late request with an old cookie gets the newest state of the session, never
     // a refresh token that was already used.
+    let mut current = key;
     for _ in 0..MAX_CHAIN {
         let Ok(refreshed) = &outcome else { break };
         let next = refreshed.session.refresh_token.expose().to_owned();
+        if next == current {
+            // The identity server did not rotate the token: this is the newest state.
+            break;
+        }
         match state.refreshes().joined(&next).await {
             Some(newer @ Ok(_)) => outcome = newer,
             _ => break,
         }
+        current = next;
     }
     match outcome {
         Ok(refreshed) => {
