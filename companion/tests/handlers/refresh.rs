@@ -261,3 +261,26 @@ async fn a_late_request_within_the_grace_window_gets_the_newest_session() {
     let still = post(&b, "/auth/refresh", None, Some(&on_b.cookie())).await;
     assert_eq!(still.status, 200, "the session lives on: {}", still.body);
 }
+
+#[tokio::test]
+async fn a_cookie_in_the_former_format_is_session_expired_and_cleared() {
+    let identity = start_identity().await;
+    let companion = start_companion(settings(&identity.url)).await;
+    let calls = identity.token_calls();
+    // The hand-sealed format before the private cookie jar: base64url(nonce || AES-GCM output).
+    let old = "fundraising_session=q83vEjRWeJq83vEjAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+    let reply = post(&companion, "/auth/refresh", None, Some(old)).await;
+    assert_eq!(
+        (reply.status, reply.error().as_str()),
+        (401, "session_expired")
+    );
+    assert_cleared(&reply);
+    let session = get(&companion, "/auth/session", Some(old)).await;
+    assert_eq!(session.json()["active"], false);
+    assert_cleared(&session);
+    assert_eq!(
+        identity.token_calls(),
+        calls,
+        "refused without calling upstream"
+    );
+}
