@@ -1,5 +1,6 @@
 //! The router: auth endpoints, health, static files, CORS and the request log.
 
+use crate::routes::assets::{self, AssetHeaders};
 use crate::routes::{self, BODY_LIMIT, CSRF_HEADER};
 use crate::state::AppState;
 use axum::extract::{DefaultBodyLimit, Request};
@@ -10,12 +11,17 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use std::time::{Duration, Instant};
+use tower::ServiceBuilder;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::services::ServeDir;
 
 /// The companion's router for `state`:
 /// `POST /auth/token`, `POST /auth/refresh`, `POST /auth/logout`, `GET /auth/session`,
 /// `GET /healthz`, `/pkg/*` from the pkg folder and everything else from the static folder.
+///
+/// The auth endpoints answer CORS only to the allowed origins, with credentials. The static
+/// files are public assets: any origin may embed them (`*`, no credentials), see
+/// [`routes::assets`].
 pub fn app(state: AppState) -> Router {
     let settings = state.settings();
     let origins: Vec<HeaderValue> = settings
@@ -29,21 +35,30 @@ pub fn app(state: AppState) -> Router {
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([CONTENT_TYPE, HeaderName::from_static(CSRF_HEADER)])
         .max_age(Duration::from_secs(600));
-    let mut router = Router::new()
+    let api = Router::new()
         .route("/auth/token", post(routes::exchange))
         .route("/auth/refresh", post(routes::refresh))
         .route("/auth/logout", post(routes::logout))
         .route("/auth/session", get(routes::session))
-        .route("/healthz", get(routes::healthz));
+        .route("/healthz", get(routes::healthz))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(cors);
+    let headers = AssetHeaders::new(settings);
+    let assets = ServiceBuilder::new()
+        .layer(middleware::from_fn(assets::guard_path))
+        .layer(assets::asset_cors())
+        .layer(middleware::from_fn_with_state(
+            headers,
+            assets::asset_headers,
+        ));
+    let mut router = Router::new().merge(api);
     if let Some(pkg) = &settings.pkg_dir {
-        router = router.nest_service("/pkg", ServeDir::new(pkg));
+        router = router.nest_service("/pkg", assets.clone().service(ServeDir::new(pkg)));
     }
     if let Some(dir) = &settings.static_dir {
-        router = router.fallback_service(ServeDir::new(dir));
+        router = router.fallback_service(assets.service(ServeDir::new(dir)));
     }
     router
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(cors)
         .layer(middleware::from_fn(log_request))
         .with_state(state)
 }

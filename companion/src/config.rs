@@ -58,6 +58,10 @@ pub struct Args {
     /// Timeout of each call to the identity server, in milliseconds.
     #[arg(long, env = "COMPANION_UPSTREAM_TIMEOUT_MS", default_value_t = 10_000)]
     pub upstream_timeout_ms: u64,
+    /// The resource API ({base_url}) the served pages call; their Content-Security-Policy
+    /// then allows connections only to it, the identity server and the companion.
+    #[arg(long, env = "COMPANION_API_URL")]
+    pub api_url: Option<Url>,
 }
 
 /// Everything the running companion needs, already validated.
@@ -81,6 +85,8 @@ pub struct Settings {
     pub pkg_dir: Option<PathBuf>,
     /// Timeout of each upstream call.
     pub upstream_timeout: Duration,
+    /// The resource API the served pages call (narrows their CSP's `connect-src`).
+    pub api_url: Option<Url>,
 }
 
 impl Settings {
@@ -102,6 +108,7 @@ impl Settings {
             static_dir: None,
             pkg_dir: None,
             upstream_timeout: Duration::from_millis(10_000),
+            api_url: None,
         })
     }
 
@@ -155,6 +162,10 @@ impl Args {
         settings.static_dir = self.static_dir;
         settings.pkg_dir = self.pkg_dir;
         settings.upstream_timeout = Duration::from_millis(self.upstream_timeout_ms.max(1));
+        if let Some(api) = &self.api_url {
+            normalize_origin(api.as_str())?;
+        }
+        settings.api_url = self.api_url;
         Ok((settings, random_key))
     }
 }

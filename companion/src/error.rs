@@ -3,6 +3,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use fundraising_core::companion::ErrorBody;
 
 /// Everything that can go wrong in the companion. Each variant answers with a stable code
 /// (see [`Error::code`]); messages never carry upstream bodies, secrets, codes or tokens.
@@ -78,7 +79,29 @@ impl IntoResponse for Error {
             Error::Config(_) => "internal error".to_owned(),
             other => other.to_string(),
         };
-        let body = serde_json::json!({ "error": self.code(), "message": message });
+        let body = ErrorBody {
+            error: self.code().to_owned(),
+            message,
+        };
         (self.status(), Json(body)).into_response()
+    }
+}
+
+/// Core's form rules (of `POST /auth/token`) refuse with `invalid_argument`; the companion
+/// answers them as `invalid_request`, the message naming the field.
+impl From<fundraising_core::Error> for Error {
+    fn from(error: fundraising_core::Error) -> Self {
+        match error {
+            fundraising_core::Error::InvalidArgument { field, message } => {
+                // The verifier's rule is RFC 7636's; the companion has always said so.
+                let source = if field == "codeVerifier" {
+                    " (RFC 7636)"
+                } else {
+                    ""
+                };
+                Error::InvalidRequest(format!("{field} {message}{source}"))
+            }
+            other => Error::InvalidRequest(other.to_string()),
+        }
     }
 }

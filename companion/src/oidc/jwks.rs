@@ -1,78 +1,76 @@
-//! JSON Web Key Sets: the identity server's published signing keys.
+//! JSON Web Key Sets: the identity server's published signing keys, read with
+//! `jsonwebtoken`'s JWK types.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use rsa::{BigUint, RsaPublicKey};
+use jsonwebtoken::jwk::{AlgorithmParameters, Jwk, KeyAlgorithm, PublicKeyUse};
+use jsonwebtoken::DecodingKey;
 use serde::Deserialize;
 
 /// Smallest RSA modulus accepted, in bytes (2048 bits).
 const MIN_MODULUS_BYTES: usize = 256;
 
-/// A JWK Set (`{"keys": [...]}`).
-#[derive(Debug, Clone, Deserialize)]
+/// A JWK Set (`{"keys": [...]}`). Keys `jsonwebtoken` cannot read are skipped, so one exotic
+/// key does not hide the others.
+#[derive(Debug, Clone, Default)]
 pub struct JwkSet {
-    /// The keys; members other than RSA signing keys are ignored.
-    #[serde(default)]
+    /// The keys that parsed.
     pub keys: Vec<Jwk>,
 }
 
-/// One JSON Web Key (only the members an RSA signature check needs).
-#[derive(Debug, Clone, Deserialize)]
-pub struct Jwk {
-    /// Key type; only `RSA` is used.
-    pub kty: String,
-    /// Key id, matched against the JWT header's `kid`.
-    #[serde(default)]
-    pub kid: Option<String>,
-    /// Algorithm, when stated; must be `RS256`.
-    #[serde(default)]
-    pub alg: Option<String>,
-    /// Intended use, when stated; must be `sig`.
-    #[serde(default, rename = "use")]
-    pub use_: Option<String>,
-    /// RSA modulus, base64url.
-    #[serde(default)]
-    pub n: Option<String>,
-    /// RSA public exponent, base64url.
-    #[serde(default)]
-    pub e: Option<String>,
+impl<'de> Deserialize<'de> for JwkSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Raw {
+            #[serde(default)]
+            keys: Vec<serde_json::Value>,
+        }
+        let raw = Raw::deserialize(d)?;
+        let keys = raw
+            .keys
+            .into_iter()
+            .filter_map(|k| serde_json::from_value::<Jwk>(k).ok())
+            .collect();
+        Ok(JwkSet { keys })
+    }
 }
 
-impl Jwk {
-    fn usable_for_rs256(&self) -> bool {
-        self.kty == "RSA"
-            && self.use_.as_deref().is_none_or(|u| u == "sig")
-            && self.alg.as_deref().is_none_or(|a| a == "RS256")
+/// An RSA signing key usable for RS256 (`use` and `alg`, when stated, agree), with a modulus
+/// of at least 2048 bits.
+fn rs256_key(jwk: &Jwk) -> Option<DecodingKey> {
+    let AlgorithmParameters::RSA(rsa) = &jwk.algorithm else {
+        return None;
+    };
+    let use_ok = matches!(
+        jwk.common.public_key_use,
+        None | Some(PublicKeyUse::Signature)
+    );
+    let alg_ok = matches!(jwk.common.key_algorithm, None | Some(KeyAlgorithm::RS256));
+    if !use_ok || !alg_ok {
+        return None;
     }
-
-    /// The RSA public key, if the members form a valid one of at least 2048 bits.
-    pub fn rsa_key(&self) -> Option<RsaPublicKey> {
-        let n = URL_SAFE_NO_PAD
-            .decode(self.n.as_deref()?.trim_end_matches('='))
-            .ok()?;
-        let e = URL_SAFE_NO_PAD
-            .decode(self.e.as_deref()?.trim_end_matches('='))
-            .ok()?;
-        let key = RsaPublicKey::new(BigUint::from_bytes_be(&n), BigUint::from_bytes_be(&e)).ok()?;
-        (rsa::traits::PublicKeyParts::size(&key) >= MIN_MODULUS_BYTES).then_some(key)
+    let modulus = URL_SAFE_NO_PAD.decode(rsa.n.trim_end_matches('=')).ok()?;
+    let significant = modulus.iter().skip_while(|b| **b == 0).count();
+    if significant < MIN_MODULUS_BYTES {
+        return None;
     }
+    DecodingKey::from_jwk(jwk).ok()
 }
 
 impl JwkSet {
     /// The RS256 verification key for a JWT header's `kid`. Without a `kid`, the set's only
     /// RSA signing key (if there is exactly one).
-    pub fn find(&self, kid: Option<&str>) -> Option<RsaPublicKey> {
-        let mut candidates = self.keys.iter().filter(|k| k.usable_for_rs256());
+    pub fn find(&self, kid: Option<&str>) -> Option<DecodingKey> {
         match kid {
-            Some(kid) => candidates
-                .find(|k| k.kid.as_deref() == Some(kid))?
-                .rsa_key(),
+            Some(kid) => self
+                .keys
+                .iter()
+                .filter(|k| k.common.key_id.as_deref() == Some(kid))
+                .find_map(rs256_key),
             None => {
-                let first = candidates.next()?;
-                if candidates.next().is_some() {
-                    return None;
-                }
-                first.rsa_key()
+                let mut usable = self.keys.iter().filter_map(rs256_key);
+                let first = usable.next()?;
+                usable.next().is_none().then_some(first)
             }
         }
     }

@@ -7,10 +7,7 @@ mod provider;
 mod token_endpoint;
 
 pub use discovery::ProviderMetadata;
-pub use id_token::{
-    decode_header, validate_id_token, Expectations, IdTokenClaims, JwtHeader, Profile,
-    LEEWAY_SECONDS,
-};
-pub use jwks::{Jwk, JwkSet};
-pub use provider::{now_seconds, Provider};
+pub use id_token::{decode_header, validate_id_token, Expectations, IdTokenClaims, LEEWAY_SECONDS};
+pub use jwks::JwkSet;
+pub use provider::{client_secret_basic, now_seconds, Provider};
 pub use token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};

@@ -10,6 +10,10 @@ use super::token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};
 use crate::config::Settings;
 use crate::error::Error;
 use crate::secret::Secret;
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use jsonwebtoken::DecodingKey;
+use reqwest::header::HeaderValue;
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -61,6 +65,15 @@ async fn read_body(what: &'static str, mut response: reqwest::Response) -> Resul
         }
     }
     Ok(body)
+}
+
+/// `Basic base64(urlencode(id) ":" urlencode(secret))`: RFC 6749 §2.3.1 has the client id
+/// and secret encoded with `application/x-www-form-urlencoded` before they are joined and
+/// base64-encoded, so a `:` in either cannot move the split.
+pub fn client_secret_basic(client_id: &str, secret: &str) -> String {
+    let encode = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+    let pair = format!("{}:{}", encode(client_id), encode(secret));
+    format!("Basic {}", STANDARD.encode(pair))
 }
 
 impl Provider {
@@ -142,7 +155,7 @@ impl Provider {
 
     /// The verification key for `kid`: from the cached JWKS, or after fetching it again once
     /// when the key is unknown (the identity server may have rotated its keys).
-    pub async fn key_for(&self, kid: Option<&str>) -> Result<rsa::RsaPublicKey, Error> {
+    pub async fn key_for(&self, kid: Option<&str>) -> Result<DecodingKey, Error> {
         let metadata = self.metadata().await?;
         let mut cached = self.jwks.lock().await;
         if let Some(key) = cached.as_ref().and_then(|set| set.find(kid)) {
@@ -156,12 +169,13 @@ impl Provider {
         })
     }
 
-    /// Validates an id_token of this provider for this app (`nonce`: the one sent at sign-in;
-    /// `None` on refresh).
+    /// Validates an id_token of this provider for this app (`nonce`: the one sent at sign-in,
+    /// `None` on refresh; `subject`: the signed-in user on refresh, who must stay the same).
     pub async fn check_id_token(
         &self,
         token: &Secret,
         nonce: Option<&str>,
+        subject: Option<&str>,
     ) -> Result<IdTokenClaims, Error> {
         let metadata = self.metadata().await?;
         let header = decode_header(token.expose())?;
@@ -170,9 +184,19 @@ impl Provider {
             issuer: &metadata.issuer,
             audience: &self.app_id,
             nonce,
-            now: now_seconds(),
+            subject,
         };
         validate_id_token(token.expose(), &key, &expect)
+    }
+
+    /// The `Authorization` header of client authentication (RFC 6749 §2.3.1), marked
+    /// sensitive so that it is never printed.
+    fn client_authorization(&self) -> HeaderValue {
+        let basic = client_secret_basic(&self.app_id, self.secret.expose());
+        let mut value =
+            HeaderValue::from_str(&basic).unwrap_or_else(|_| HeaderValue::from_static("Basic"));
+        value.set_sensitive(true);
+        value
     }
 
     /// Calls the token endpoint with HTTP Basic client authentication. Refusals map to
@@ -183,7 +207,7 @@ impl Provider {
         let response = self
             .http
             .post(metadata.token_endpoint.clone())
-            .basic_auth(&self.app_id, Some(self.secret.expose()))
+            .header(reqwest::header::AUTHORIZATION, self.client_authorization())
             .header(reqwest::header::ACCEPT, "application/json")
             .form(&grant.form())
             .send()
@@ -223,7 +247,7 @@ impl Provider {
         let result = self
             .http
             .post(endpoint)
-            .basic_auth(&self.app_id, Some(self.secret.expose()))
+            .header(reqwest::header::AUTHORIZATION, self.client_authorization())
             .form(&[
                 ("token", refresh_token.expose()),
                 ("token_type_hint", "refresh_token"),
@@ -235,5 +259,26 @@ impl Provider {
             Ok(r) => tracing::warn!(status = r.status().as_u16(), "revocation refused"),
             Err(e) => tracing::warn!(error = %e.without_url(), "revocation failed"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_secret_basic;
+
+    #[test]
+    fn client_id_and_secret_are_form_urlencoded_before_base64() {
+        // RFC 6749 §2.3.1 and Appendix B: `:` `%` `+` are escaped, a space becomes `+`,
+        // non-ASCII is UTF-8 then escaped. The pair here is
+        // `my%3Aapp%25%2B+%C3%A9:s%3Ae%25c%2Br+et+%C3%BC`.
+        assert_eq!(
+            client_secret_basic("my:app%+ é", "s:e%c+r et ü"),
+            "Basic bXklM0FhcHAlMjUlMkIrJUMzJUE5OnMlM0FlJTI1YyUyQnIrZXQrJUMzJUJD"
+        );
+        // Characters that need no encoding are sent as they are.
+        assert_eq!(
+            client_secret_basic("demo-app", "demo-secret"),
+            "Basic ZGVtby1hcHA6ZGVtby1zZWNyZXQ="
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! The HTTP handlers and their extractors.
 
 mod answer;
+pub mod assets;
 mod exchange;
 mod guard;
 mod health;

@@ -1,6 +1,6 @@
 //! `POST /auth/refresh`: a new access token from the sealed refresh token, with rotation.
 
-use super::answer::TokenAnswer;
+use super::answer::token_answer;
 use super::guard::BrowserPost;
 use crate::error::Error;
 use crate::oidc::TokenGrant;
@@ -13,6 +13,10 @@ use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use fundraising_core::companion::TokenAnswer;
+
+/// Most rotations followed for one late request (each is a refresh within the grace period).
+const MAX_CHAIN: usize = 32;
 
 /// The outcome of one upstream refresh, shared by all requests of the flight.
 #[derive(Debug, Clone)]
@@ -41,16 +45,15 @@ async fn refresh_upstream(state: AppState, session: SessionData) -> Result<Refre
     let tokens = provider.token(grant).await?;
     let mut profile = session.profile.clone();
     if let Some(id_token) = &tokens.id_token {
-        let claims = provider.check_id_token(id_token, None).await?;
-        if claims.sub != session.profile.sub {
-            tracing::warn!(check = "sub", "id_token refused");
-            return Err(Error::IdTokenInvalid("sub"));
-        }
+        // jsonwebtoken refuses an id_token naming another user (`sub`).
+        let claims = provider
+            .check_id_token(id_token, None, Some(&session.profile.sub))
+            .await?;
         let fresh = claims.profile();
         profile.name = fresh.name.or(profile.name);
         profile.email = fresh.email.or(profile.email);
     }
-    let answer = TokenAnswer::new(&tokens, profile.clone(), session.scope.clone());
+    let answer = token_answer(&tokens, profile.clone(), session.scope.clone());
     let session = SessionData {
         refresh_token: tokens
             .refresh_token
@@ -78,11 +81,28 @@ pub async fn refresh(
     };
     let key = session.refresh_token.expose().to_owned();
     let flight_state = state.clone();
-    let outcome = state
+    let mut outcome = state
         .refreshes()
         .run(&key, move || refresh_upstream(flight_state, session))
         .await
         .unwrap_or(Err(Error::UpstreamUnavailable));
+    // The rotated token may have been refreshed in turn (cookie 1 gave cookie 2, which gave
+    // cookie 3): a late request with an old cookie gets the newest state of the session, never
+    // a refresh token that was already used.
+    let mut current = key;
+    for _ in 0..MAX_CHAIN {
+        let Ok(refreshed) = &outcome else { break };
+        let next = refreshed.session.refresh_token.expose().to_owned();
+        if next == current {
+            // The identity server did not rotate the token: this is the newest state.
+            break;
+        }
+        match state.refreshes().joined(&next).await {
+            Some(newer @ Ok(_)) => outcome = newer,
+            _ => break,
+        }
+        current = next;
+    }
     match outcome {
         Ok(refreshed) => {
             let cookie = session_cookie(&settings.cookie_key, &refreshed.session, secure);

@@ -7,26 +7,33 @@ use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
+use fundraising_core::companion::SessionState;
 
 /// Whether a refreshable session exists: `{"active": true, "profile": {...}}` or
 /// `{"active": false}`. Never any token. An unreadable cookie is cleared.
 pub async fn session(State(state): State<AppState>, headers: HeaderMap) -> Response {
     let settings = state.settings();
     let no_store = (CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    let inactive = SessionState {
+        active: false,
+        profile: None,
+    };
     match session_from_headers(&settings.cookie_key, &headers) {
         CookieState::Valid(s) => (
             [no_store],
-            Json(json!({ "active": true, "profile": s.profile })),
+            Json(SessionState {
+                active: true,
+                profile: Some(s.profile),
+            }),
         )
             .into_response(),
-        CookieState::Absent => ([no_store], Json(json!({ "active": false }))).into_response(),
+        CookieState::Absent => ([no_store], Json(inactive)).into_response(),
         CookieState::Invalid => (
             [
                 no_store,
                 (SET_COOKIE, clear_cookie(settings.secure_cookies())),
             ],
-            Json(json!({ "active": false })),
+            Json(inactive),
         )
             .into_response(),
     }

@@ -1,10 +1,14 @@
-//! The session cookie: what it holds and its `Set-Cookie` forms.
+//! The session cookie: what it holds, sealed by axum-extra's `PrivateCookieJar` (the `cookie`
+//! crate's private jar: AES-256-GCM, the cookie name bound as associated data), and its
+//! `Set-Cookie` forms.
 
 use super::key::CookieKey;
-use crate::oidc::Profile;
 use crate::secret::Secret;
-use axum::http::header::COOKIE;
+use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
+use axum::response::IntoResponse;
+use axum_extra::extract::cookie::{Cookie, PrivateCookieJar, SameSite};
+use fundraising_core::companion::Profile;
 use serde::{Deserialize, Serialize};
 
 /// Name of the session cookie.
@@ -29,20 +33,6 @@ pub struct SessionData {
     pub scope: Option<String>,
 }
 
-impl SessionData {
-    /// Seals the session into a cookie value.
-    pub fn seal(&self, key: &CookieKey) -> String {
-        let json = serde_json::to_vec(self).unwrap_or_default();
-        key.seal(COOKIE_NAME, &json)
-    }
-
-    /// Opens a cookie value; `None` when it was tampered with or sealed by another key.
-    pub fn open(key: &CookieKey, value: &str) -> Option<Self> {
-        let json = key.open(COOKIE_NAME, value)?;
-        serde_json::from_slice(&json).ok()
-    }
-}
-
 /// Outcome of reading the session cookie from a request.
 #[derive(Debug)]
 pub enum CookieState {
@@ -56,48 +46,61 @@ pub enum CookieState {
 
 /// Reads the session cookie of a request (any of several `Cookie` headers and values).
 pub fn session_from_headers(key: &CookieKey, headers: &HeaderMap) -> CookieState {
-    let mut seen = false;
-    for header in headers.get_all(COOKIE) {
-        let Ok(text) = header.to_str() else { continue };
-        for pair in text.split(';') {
-            let Some((name, value)) = pair.trim().split_once('=') else {
-                continue;
-            };
-            if name.trim() != COOKIE_NAME {
-                continue;
-            }
-            seen = true;
-            if let Some(session) = SessionData::open(key, value.trim().trim_matches('"')) {
-                return CookieState::Valid(session);
-            }
-        }
+    // Presence is judged on the raw header: a value the jar cannot even parse (bad percent
+    // escapes, say) is a cookie that was sent and does not open, so it is cleared.
+    let sent = headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .any(|pair| pair.split('=').next().map(str::trim) == Some(COOKIE_NAME));
+    if !sent {
+        return CookieState::Absent;
     }
-    if seen {
-        CookieState::Invalid
-    } else {
-        CookieState::Absent
+    let opened = PrivateCookieJar::from_headers(headers, key.key().clone())
+        .get(COOKIE_NAME)
+        .and_then(|cookie| serde_json::from_str::<SessionData>(cookie.value()).ok());
+    match opened {
+        Some(session) => CookieState::Valid(session),
+        None => CookieState::Invalid,
     }
 }
 
-fn attributes(secure: bool) -> String {
-    let secure = if secure { "; Secure" } else { "" };
-    format!("Path={COOKIE_PATH}; HttpOnly; SameSite=Strict{secure}")
+fn session_cookie_attributes(value: String, secure: bool) -> Cookie<'static> {
+    Cookie::build((COOKIE_NAME, value))
+        .path(COOKIE_PATH)
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(secure)
+        .build()
 }
 
-/// The `Set-Cookie` value storing a session.
+/// The `Set-Cookie` value storing a session, sealed by the private jar.
 pub fn session_cookie(key: &CookieKey, session: &SessionData, secure: bool) -> HeaderValue {
-    let value = format!(
-        "{COOKIE_NAME}={}; {}; Max-Age={MAX_AGE_SECONDS}",
-        session.seal(key),
-        attributes(secure)
-    );
-    HeaderValue::from_str(&value).unwrap_or_else(|_| clear_cookie(secure))
+    let Ok(json) = serde_json::to_string(session) else {
+        return clear_cookie(secure);
+    };
+    let mut cookie = session_cookie_attributes(json, secure);
+    cookie.set_max_age(time_seconds(MAX_AGE_SECONDS));
+    let response = PrivateCookieJar::new(key.key().clone())
+        .add(cookie)
+        .into_response();
+    response
+        .headers()
+        .get(SET_COOKIE)
+        .cloned()
+        .unwrap_or_else(|| clear_cookie(secure))
+}
+
+fn time_seconds(seconds: u64) -> ::cookie::time::Duration {
+    ::cookie::time::Duration::seconds(seconds as i64)
 }
 
 /// The `Set-Cookie` value that removes the session cookie.
 pub fn clear_cookie(secure: bool) -> HeaderValue {
-    let value = format!("{COOKIE_NAME}=; {}; Max-Age=0", attributes(secure));
-    HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static(
+    let mut cookie = session_cookie_attributes(String::new(), secure);
+    cookie.set_max_age(time_seconds(0));
+    HeaderValue::from_str(&cookie.to_string()).unwrap_or(HeaderValue::from_static(
         "fundraising_session=; Path=/auth; Max-Age=0",
     ))
 }
@@ -124,8 +127,20 @@ mod tests {
         let key = CookieKey::random();
         let set = session_cookie(&key, &sample(), true);
         let text = set.to_str().unwrap();
-        assert!(text.contains("; Path=/auth; HttpOnly; SameSite=Strict; Secure"));
+        for attribute in [
+            "HttpOnly",
+            "SameSite=Strict",
+            "Secure",
+            "Path=/auth",
+            "Max-Age=2592000",
+        ] {
+            assert!(
+                text.split("; ").any(|a| a == attribute),
+                "{attribute}: {text}"
+            );
+        }
         assert!(!text.contains("rt-123"));
+        assert!(!text.contains("Demo"), "the profile is sealed too: {text}");
         let value = text.split(';').next().unwrap();
         let mut headers = HeaderMap::new();
         headers.insert(
@@ -146,5 +161,25 @@ mod tests {
         ));
         assert!(!clear_cookie(false).to_str().unwrap().contains("Secure"));
         assert!(clear_cookie(false).to_str().unwrap().contains("Max-Age=0"));
+        assert!(clear_cookie(false)
+            .to_str()
+            .unwrap()
+            .starts_with("fundraising_session=;"));
+    }
+
+    #[test]
+    fn an_old_format_cookie_is_invalid() {
+        // The former hand-sealed format: base64url of nonce || AES-GCM output.
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            COOKIE,
+            HeaderValue::from_static(
+                "fundraising_session=q83vEjRWeJq83vEjAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
+            ),
+        );
+        assert!(matches!(
+            session_from_headers(&CookieKey::random(), &headers),
+            CookieState::Invalid
+        ));
     }
 }

@@ -4,7 +4,7 @@ mod cookie;
 mod key;
 mod single_flight;
 
-pub use cookie::{
+pub use self::cookie::{
     clear_cookie, session_cookie, session_from_headers, CookieState, SessionData, COOKIE_NAME,
     COOKIE_PATH,
 };

@@ -73,6 +73,27 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
         value.clone()
     }
 
+    /// The outcome of the flight for `key` if one is running (then waits for it) or finished
+    /// successfully within the grace period; never starts a call. Lets a caller follow a
+    /// chain of flights (a rotated token that was itself refreshed since) to the newest one.
+    pub async fn joined(&self, key: &str) -> Option<T> {
+        let hash: [u8; 32] = Sha256::digest(key.as_bytes()).into();
+        let mut outcome = {
+            let flights = self.flights.lock().unwrap_or_else(|e| e.into_inner());
+            let flight = flights.get(&hash)?;
+            let live = match &*flight.outcome.borrow() {
+                Some(value) => (self.keep)(value) && flight.started.elapsed() < self.grace,
+                None => true,
+            };
+            if !live {
+                return None;
+            }
+            flight.outcome.clone()
+        };
+        let value = outcome.wait_for(|v| v.is_some()).await.ok()?;
+        value.clone()
+    }
+
     /// How many flights are remembered (running or within their grace period).
     pub fn len(&self) -> usize {
         self.flights.lock().map(|f| f.len()).unwrap_or(0)
@@ -121,6 +142,19 @@ mod tests {
         let other = group.run("other", || async { Ok(8) }).await;
         assert_eq!(other, Some(Ok(8)));
         assert_eq!(group.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn joined_never_starts_a_call_and_shares_a_kept_outcome() {
+        let group = SingleFlight::<Result<u32, ()>>::new(Duration::from_secs(10), |v| v.is_ok());
+        assert_eq!(group.joined("k").await, None);
+        assert_eq!(group.run("k", || async { Ok(1) }).await, Some(Ok(1)));
+        assert_eq!(group.joined("k").await, Some(Ok(1)));
+        assert_eq!(group.run("bad", || async { Err(()) }).await, Some(Err(())));
+        assert_eq!(group.joined("bad").await, None);
+        let short = SingleFlight::<Result<u32, ()>>::new(Duration::ZERO, |v| v.is_ok());
+        assert_eq!(short.run("k", || async { Ok(1) }).await, Some(Ok(1)));
+        assert_eq!(short.joined("k").await, None, "past the grace period");
     }
 
     #[tokio::test]

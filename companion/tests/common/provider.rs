@@ -76,6 +76,8 @@ pub struct ProviderState {
     pub id_token: Mutex<String>,
     pub jwks_fetches: AtomicUsize,
     pub token_calls: AtomicUsize,
+    /// Every revocation request: its `Authorization` header and its form body.
+    pub revocations: Mutex<Vec<(String, String)>>,
 }
 
 pub struct TestProvider {
@@ -102,6 +104,10 @@ impl TestProvider {
         *self.state.jwks.lock().expect("lock") = json!({ "keys": keys });
     }
 
+    pub fn revocations(&self) -> Vec<(String, String)> {
+        self.state.revocations.lock().expect("lock").clone()
+    }
+
     pub fn jwks_fetches(&self) -> usize {
         self.state.jwks_fetches.load(Ordering::SeqCst)
     }
@@ -114,6 +120,7 @@ async fn discovery(State(state): State<Arc<ProviderState>>) -> Json<Value> {
         "authorization_endpoint": format!("{issuer}/authorize"),
         "token_endpoint": format!("{issuer}/token"),
         "jwks_uri": format!("{issuer}/keys"),
+        "revocation_endpoint": format!("{issuer}/revoke"),
         "response_types_supported": ["code"],
         "subject_types_supported": ["public"],
         "id_token_signing_alg_values_supported": ["RS256"],
@@ -147,6 +154,24 @@ async fn token(State(state): State<Arc<ProviderState>>, headers: HeaderMap) -> R
     .into_response()
 }
 
+async fn revoke(
+    State(state): State<Arc<ProviderState>>,
+    headers: HeaderMap,
+    body: String,
+) -> StatusCode {
+    let authorization = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    state
+        .revocations
+        .lock()
+        .expect("lock")
+        .push((authorization, body));
+    StatusCode::OK
+}
+
 /// Starts the provider, publishing the provider key under kid `k1`.
 pub async fn start_provider() -> TestProvider {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -162,6 +187,7 @@ pub async fn start_provider() -> TestProvider {
         .route("/.well-known/openid-configuration", get(discovery))
         .route("/keys", get(keys))
         .route("/token", post(token))
+        .route("/revoke", post(revoke))
         .with_state(state.clone());
     let server = serve(router, Some(listener)).await;
     TestProvider { url, state, server }

@@ -7,6 +7,7 @@ mod common;
 mod errors;
 mod exchange;
 mod id_token;
+mod logout;
 mod logs;
 mod refresh;
 mod serving;

@@ -220,3 +220,67 @@ async fn logout_clears_the_cookie() {
     let refresh = post(&companion, "/auth/refresh", None, None).await;
     assert_eq!(refresh.error(), "session_expired");
 }
+
+#[tokio::test]
+async fn a_late_request_within_the_grace_window_gets_the_newest_session() {
+    let identity = start_identity().await;
+    let key = CookieKey::from_material(b"grace-window-cookie-key-material-0123").unwrap();
+    let instance = |key: CookieKey| {
+        let mut s = settings(&identity.url);
+        s.cookie_key = key;
+        s
+    };
+    let a = start_companion(instance(key.clone())).await;
+    let (cookie1, _) = signed_in(&identity, &a).await;
+
+    // Two refreshes in a row: cookie 1 gives cookie 2, cookie 2 gives cookie 3.
+    let second = post(&a, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(second.status, 200, "{}", second.body);
+    let cookie2 = second.cookie();
+    let third = post(&a, "/auth/refresh", None, Some(&cookie2)).await;
+    assert_eq!(third.status, 200, "{}", third.body);
+    let newest_access = third.json()["accessToken"].clone();
+    let calls = identity.token_calls();
+
+    // Late requests (another tab) still carrying cookie 1 or 2, within the grace window, get
+    // the newest state of the session without any upstream call.
+    let late1 = post(&a, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(late1.status, 200, "{}", late1.body);
+    assert_eq!(late1.json()["accessToken"], newest_access);
+    let late2 = post(&a, "/auth/refresh", None, Some(&cookie2)).await;
+    assert_eq!(late2.status, 200, "{}", late2.body);
+    assert_eq!(late2.json()["accessToken"], newest_access);
+    assert_eq!(identity.token_calls(), calls, "nothing replayed upstream");
+
+    // The cookie handed to the late request holds the newest, unused refresh token: another
+    // instance (which shares no grace memory) refreshes with it. Had it held the already
+    // used second token, the identity server would see a replay and revoke the session.
+    let b = start_companion(instance(key)).await;
+    let on_b = post(&b, "/auth/refresh", None, Some(&late1.cookie())).await;
+    assert_eq!(on_b.status, 200, "{}", on_b.body);
+    let still = post(&b, "/auth/refresh", None, Some(&on_b.cookie())).await;
+    assert_eq!(still.status, 200, "the session lives on: {}", still.body);
+}
+
+#[tokio::test]
+async fn a_cookie_in_the_former_format_is_session_expired_and_cleared() {
+    let identity = start_identity().await;
+    let companion = start_companion(settings(&identity.url)).await;
+    let calls = identity.token_calls();
+    // The hand-sealed format before the private cookie jar: base64url(nonce || AES-GCM output).
+    let old = "fundraising_session=q83vEjRWeJq83vEjAAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+    let reply = post(&companion, "/auth/refresh", None, Some(old)).await;
+    assert_eq!(
+        (reply.status, reply.error().as_str()),
+        (401, "session_expired")
+    );
+    assert_cleared(&reply);
+    let session = get(&companion, "/auth/session", Some(old)).await;
+    assert_eq!(session.json()["active"], false);
+    assert_cleared(&session);
+    assert_eq!(
+        identity.token_calls(),
+        calls,
+        "refused without calling upstream"
+    );
+}

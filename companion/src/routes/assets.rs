@@ -1,0 +1,198 @@
+//! The static files (demo site, `widget.js`, the package under `/pkg`): public, credential-free
+//! assets that partner pages on any origin may embed, with safe headers, and a path guard
+//! that keeps the file service from answering a redirect that leaves the site.
+
+use crate::config::{normalize_origin, Settings};
+use axum::extract::{OriginalUri, Request, State};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+use tower_http::cors::{Any, CorsLayer};
+
+/// `Cross-Origin-Resource-Policy`.
+const CORP: HeaderName = HeaderName::from_static("cross-origin-resource-policy");
+
+/// CORS for the assets: any origin may read them, never with credentials (no cookie reaches
+/// them: the session cookie is limited to `/auth`).
+pub fn asset_cors() -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::HEAD])
+}
+
+/// Whether a request path could make the file service answer a `Location` that leaves the
+/// site, or names no file in a portable way: an empty segment (`//host/x` is a
+/// protocol-relative address), a backslash (browsers read `/\\host` as `//host`), or an
+/// encoded slash or backslash.
+pub fn is_ambiguous_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.contains("//")
+        || lower.contains('\\')
+        || lower.contains("%2f")
+        || lower.contains("%5c")
+        || lower.contains("%25")
+}
+
+/// Refuses (404) a path [`is_ambiguous_path`] flags before the file service sees it; the
+/// original path is checked too, since `/pkg` is nested.
+pub async fn guard_path(request: Request, next: Next) -> Response {
+    let original = request
+        .extensions()
+        .get::<OriginalUri>()
+        .map(|u| u.0.path().to_owned());
+    let ambiguous = is_ambiguous_path(request.uri().path())
+        || original.as_deref().is_some_and(is_ambiguous_path);
+    if ambiguous {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    next.run(request).await
+}
+
+/// The headers every asset answer carries, built once from the settings.
+#[derive(Debug, Clone)]
+pub struct AssetHeaders {
+    csp: HeaderValue,
+}
+
+impl AssetHeaders {
+    /// The headers for `settings` (the CSP names the configured addresses).
+    pub fn new(settings: &Settings) -> Arc<Self> {
+        let csp = content_security_policy(settings);
+        Arc::new(Self {
+            csp: HeaderValue::from_str(&csp)
+                .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'")),
+        })
+    }
+}
+
+/// The demo site's Content-Security-Policy: scripts only from the site (and WebAssembly
+/// compilation for the package), no inline script or style, connections to the site, the
+/// identity server and the resource API (any http(s) address when `--api-url` is not given).
+pub fn content_security_policy(settings: &Settings) -> String {
+    let connect = match &settings.api_url {
+        Some(api) => {
+            let mut sources = vec!["'self'".to_owned(), settings.public_origin.clone()];
+            for url in [&settings.auth_url, api] {
+                if let Ok(origin) = normalize_origin(url.as_str()) {
+                    if !sources.contains(&origin) {
+                        sources.push(origin);
+                    }
+                }
+            }
+            sources.join(" ")
+        }
+        None => "'self' http: https:".to_owned(),
+    };
+    [
+        "default-src 'self'".to_owned(),
+        "script-src 'self' 'wasm-unsafe-eval'".to_owned(),
+        "style-src 'self'".to_owned(),
+        "img-src 'self' data: http: https:".to_owned(),
+        format!("connect-src {connect}"),
+        "object-src 'none'".to_owned(),
+        "base-uri 'self'".to_owned(),
+        "form-action 'self'".to_owned(),
+        "frame-ancestors 'none'".to_owned(),
+    ]
+    .join("; ")
+}
+
+/// Adds to every asset answer `X-Content-Type-Options: nosniff`,
+/// `Cross-Origin-Resource-Policy: cross-origin` and `Cache-Control: no-cache` (always
+/// revalidated: the files keep their names across builds); JavaScript as `text/javascript`;
+/// HTML pages also get `X-Frame-Options: DENY` and the Content-Security-Policy.
+pub async fn asset_headers(
+    State(headers): State<Arc<AssetHeaders>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let javascript = {
+        let path = request.uri().path();
+        path.ends_with(".js") || path.ends_with(".mjs")
+    };
+    let mut response = next.run(request).await;
+    let is_html = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("text/html"));
+    let out = response.headers_mut();
+    out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    out.insert(CORP, HeaderValue::from_static("cross-origin"));
+    out.entry(CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-cache"));
+    if javascript && out.contains_key(CONTENT_TYPE) {
+        out.insert(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/javascript; charset=utf-8"),
+        );
+    }
+    if is_html {
+        out.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        out.insert(CONTENT_SECURITY_POLICY, headers.csp.clone());
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::secret::Secret;
+
+    #[test]
+    fn ambiguous_paths() {
+        for path in [
+            "//config",
+            "//evil.example/x",
+            "/\\evil",
+            "/%5Cevil",
+            "/%2F%2Fevil.example",
+            "/%2fevil",
+            "/a//b",
+            "/%252F%252Fevil",
+        ] {
+            assert!(is_ambiguous_path(path), "{path}");
+        }
+        for path in [
+            "/",
+            "/index.html",
+            "/pkg/fundraising_client_bg.wasm",
+            "/config/",
+        ] {
+            assert!(!is_ambiguous_path(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn the_csp_allows_the_package_and_no_inline_code() {
+        let mut settings = Settings::new(
+            "demo-app",
+            Secret::new("s"),
+            "http://127.0.0.1:8082".parse().unwrap(),
+            "http://127.0.0.1:8080",
+        )
+        .unwrap();
+        let generic = content_security_policy(&settings);
+        assert!(
+            generic.contains("script-src 'self' 'wasm-unsafe-eval';"),
+            "{generic}"
+        );
+        assert!(
+            generic.contains("connect-src 'self' http: https:;"),
+            "{generic}"
+        );
+        assert!(!generic.contains("unsafe-inline") && !generic.contains("'unsafe-eval'"));
+        settings.api_url = Some("http://127.0.0.1:8081/".parse().unwrap());
+        let narrow = content_security_policy(&settings);
+        assert!(
+            narrow.contains(
+                "connect-src 'self' http://127.0.0.1:8080 http://127.0.0.1:8082 http://127.0.0.1:8081;"
+            ),
+            "{narrow}"
+        );
+    }
+}
