@@ -87,6 +87,58 @@ impl User {
     }
 }
 
+/// Most `[[staged_donations]]` a configuration may list.
+pub const MAX_STAGED_DONATIONS: usize = 100;
+
+/// A test-only donation for the donation return flow (`[[staged_donations]]`): its reference
+/// answers 404 for `appears_after_secs` after the sandbox starts (by [`crate::Clock`]), then
+/// the donation with status `Pending`, and from `final_after_secs` on with `final_status`.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct StagedDonation {
+    /// The third-party reference the donor comes back with.
+    pub reference: String,
+    /// Seconds after start during which the reference is unknown (404).
+    #[serde(default)]
+    pub appears_after_secs: u64,
+    /// Seconds after start from which the status is `final_status` (not before `appears_after_secs`).
+    pub final_after_secs: u64,
+    /// `Accepted` (default), `Rejected`, `Cancelled`, `Refunded` or `Pending`.
+    #[serde(default = "accepted")]
+    pub final_status: String,
+    /// Decimal amount as text (default `10.00`).
+    #[serde(default = "ten")]
+    pub amount: String,
+    /// Currency code (default `GBP`).
+    #[serde(default = "gbp")]
+    pub currency_code: String,
+    /// Name the donor left with the message.
+    #[serde(default)]
+    pub donor_display_name: String,
+    /// The donor's message.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// Whether the donor allows sharing the message (then anyone sees it).
+    #[serde(default)]
+    pub share_message: bool,
+    /// Owner of the fundraising page (sees the message and the donor's real name).
+    #[serde(default)]
+    pub owner_email: String,
+    /// The donor's real name.
+    #[serde(default)]
+    pub donor_real_name: Option<String>,
+}
+
+fn accepted() -> String {
+    "Accepted".into()
+}
+fn ten() -> String {
+    "10.00".into()
+}
+fn gbp() -> String {
+    "GBP".into()
+}
+
 /// The sandbox configuration: who may call it and who may sign in.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -97,6 +149,9 @@ pub struct Config {
     /// Users.
     #[serde(default)]
     pub users: Vec<User>,
+    /// Test-only staged donations (none by default).
+    #[serde(default)]
+    pub staged_donations: Vec<StagedDonation>,
 }
 
 impl Default for Config {
@@ -113,6 +168,7 @@ impl Default for Config {
                 password: Secret::new("demo-password"),
                 name: "Demo Fundraiser".into(),
             }],
+            staged_donations: Vec::new(),
         }
     }
 }
@@ -171,6 +227,43 @@ impl Config {
                     "user {} is listed twice",
                     user.email
                 )));
+            }
+        }
+        self.check_staged()
+    }
+
+    fn check_staged(&self) -> Result<()> {
+        let staged = &self.staged_donations;
+        if staged.len() > MAX_STAGED_DONATIONS {
+            return Err(SandboxError::Config(format!(
+                "at most {MAX_STAGED_DONATIONS} staged_donations may be listed"
+            )));
+        }
+        for (i, d) in staged.iter().enumerate() {
+            let fail = |why: &str| {
+                Err(SandboxError::Config(format!(
+                    "staged donation {:?}: {why}",
+                    d.reference
+                )))
+            };
+            if d.reference.trim().is_empty() {
+                return fail("reference must not be empty");
+            }
+            if staged[..i].iter().any(|o| o.reference == d.reference)
+                || [crate::DEMO_REF_OWNED, crate::DEMO_REF_SHARED].contains(&d.reference.as_str())
+            {
+                return fail("reference is listed twice or is a seeded one");
+            }
+            if d.final_after_secs < d.appears_after_secs {
+                return fail("final_after_secs must not be before appears_after_secs");
+            }
+            if d.appears_after_secs > 86_400 * 365 || d.final_after_secs > 86_400 * 365 {
+                return fail("times must be at most a year");
+            }
+            if !fundraising_core::model::DonationStatus::from_wire(&d.final_status).is_known() {
+                return fail(
+                    "final_status must be Accepted, Rejected, Cancelled, Refunded or Pending",
+                );
             }
         }
         Ok(())
