@@ -86,3 +86,74 @@ pub fn is_json_media_type(value: &str) -> bool {
         .next()
         .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
 }
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::{header, Request, StatusCode};
+    use axum::routing::get;
+    use axum::Router;
+    use tower::ServiceExt;
+
+    use super::json_errors;
+
+    async fn answer(app: Router, uri: &str) -> (StatusCode, Option<String>, serde_json::Value) {
+        let response = app
+            .oneshot(Request::get(uri).body(Body::empty()).expect("request"))
+            .await
+            .expect("infallible");
+        let status = response.status();
+        let content_type = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().expect("text").to_owned());
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("body");
+        let json = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
+        (status, content_type, json)
+    }
+
+    #[tokio::test]
+    async fn plain_text_errors_of_extractors_and_layers_are_rewritten() {
+        let app = Router::new()
+            .route(
+                "/text",
+                get(|| async { (StatusCode::BAD_REQUEST, "Bad thing") }),
+            )
+            .route("/empty", get(|| async { StatusCode::SERVICE_UNAVAILABLE }))
+            .route(
+                "/query",
+                get(
+                    |_: axum::extract::Query<std::collections::HashMap<String, u8>>| async {
+                        "fine"
+                    },
+                ),
+            )
+            .route("/ok", get(|| async { "fine" }))
+            .layer(axum::middleware::from_fn(json_errors));
+        let (status, content_type, json) = answer(app.clone(), "/text").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            content_type.as_deref(),
+            Some(super::super::reply::JSON_UTF8)
+        );
+        assert_eq!(json["errorMessage"], "Bad thing");
+        let (status, _, json) = answer(app.clone(), "/empty").await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(json["errorMessage"], "Service Unavailable");
+        // axum's own rejection of a query it cannot deserialize.
+        let (status, _, json) = answer(app.clone(), "/query?a=300").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(
+            json["errorMessage"].as_str().is_some_and(|m| !m.is_empty()),
+            "{json}"
+        );
+        let (status, content_type, _) = answer(app, "/ok").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_ne!(
+            content_type.as_deref(),
+            Some(super::super::reply::JSON_UTF8)
+        );
+    }
+}
