@@ -129,6 +129,32 @@ pub struct StagedDonation {
     pub donor_real_name: Option<String>,
 }
 
+impl StagedDonation {
+    /// Checks one entry on its own: a non-empty reference of at most 200 characters that is
+    /// not a seeded one, times in order and within a year, a known status.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        const YEAR_SECS: u64 = 86_400 * 365;
+        if self.reference.trim().is_empty() || self.reference.chars().count() > 200 {
+            return Err("reference must not be empty or longer than 200 characters".into());
+        }
+        if [crate::DEMO_REF_OWNED, crate::DEMO_REF_SHARED].contains(&self.reference.as_str()) {
+            return Err("reference is a seeded one".into());
+        }
+        if self.final_after_secs < self.appears_after_secs {
+            return Err("final_after_secs must not be before appears_after_secs".into());
+        }
+        if self.appears_after_secs > YEAR_SECS || self.final_after_secs > YEAR_SECS {
+            return Err("times must be at most a year".into());
+        }
+        if !fundraising_core::model::DonationStatus::from_wire(&self.final_status).is_known() {
+            return Err(
+                "final_status must be Accepted, Rejected, Cancelled, Refunded or Pending".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
 fn accepted() -> String {
     "Accepted".into()
 }
@@ -152,6 +178,9 @@ pub struct Config {
     /// Test-only staged donations (none by default).
     #[serde(default)]
     pub staged_donations: Vec<StagedDonation>,
+    /// Test-only: serve `POST /_sandbox/staged-donations` on the resource API (default false).
+    #[serde(default)]
+    pub enable_test_routes: bool,
 }
 
 impl Default for Config {
@@ -169,6 +198,7 @@ impl Default for Config {
                 name: "Demo Fundraiser".into(),
             }],
             staged_donations: Vec::new(),
+            enable_test_routes: false,
         }
     }
 }
@@ -240,31 +270,15 @@ impl Config {
             )));
         }
         for (i, d) in staged.iter().enumerate() {
-            let fail = |why: &str| {
-                Err(SandboxError::Config(format!(
-                    "staged donation {:?}: {why}",
-                    d.reference
-                )))
+            let listed_twice = staged[..i].iter().any(|o| o.reference == d.reference);
+            let why = if listed_twice {
+                Err("reference is listed twice".to_owned())
+            } else {
+                d.check()
             };
-            if d.reference.trim().is_empty() {
-                return fail("reference must not be empty");
-            }
-            if staged[..i].iter().any(|o| o.reference == d.reference)
-                || [crate::DEMO_REF_OWNED, crate::DEMO_REF_SHARED].contains(&d.reference.as_str())
-            {
-                return fail("reference is listed twice or is a seeded one");
-            }
-            if d.final_after_secs < d.appears_after_secs {
-                return fail("final_after_secs must not be before appears_after_secs");
-            }
-            if d.appears_after_secs > 86_400 * 365 || d.final_after_secs > 86_400 * 365 {
-                return fail("times must be at most a year");
-            }
-            if !fundraising_core::model::DonationStatus::from_wire(&d.final_status).is_known() {
-                return fail(
-                    "final_status must be Accepted, Rejected, Cancelled, Refunded or Pending",
-                );
-            }
+            why.map_err(|why| {
+                SandboxError::Config(format!("staged donation {:?}: {why}", d.reference))
+            })?;
         }
         Ok(())
     }

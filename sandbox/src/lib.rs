@@ -13,7 +13,7 @@ mod params;
 mod state;
 mod store;
 
-pub use api::{api_app, ApiError, FIELD_LIMITS, MAX_EVENT_BODY_BYTES, MAX_URI_BYTES};
+pub use api::{api_app, ApiError, FIELD_LIMITS, MAX_EVENT_BODY_BYTES, MAX_URI_BYTES, STAGING_PATH};
 pub use clock::Clock;
 pub use config::{
     Application, Config, Secret, StagedDonation, User, DEFAULT_CONFIG_TOML, MAX_STAGED_DONATIONS,

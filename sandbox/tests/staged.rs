@@ -127,3 +127,100 @@ fn staged_donations_are_checked_and_capped() {
     let err = Config::from_toml(&many(max + 1)).expect_err("over the cap");
     assert!(err.to_string().contains("at most"), "{err}");
 }
+
+fn stage_request(body: &str) -> axum::http::Request<axum::body::Body> {
+    axum::http::Request::post(fundraising_sandbox::STAGING_PATH)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body.to_owned()))
+        .expect("request")
+}
+
+#[tokio::test]
+async fn the_staging_route_is_off_by_default() {
+    let t = open_default();
+    let reply = call(
+        &t.api(),
+        stage_request(r#"{"reference":"r","final_after_secs":1}"#),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert!(reply.json()["errorMessage"].is_string());
+    assert_eq!(lookup(&t, "r").await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_staging_route_stages_from_now_and_is_bounded() {
+    let t = open(Config {
+        enable_test_routes: true,
+        ..Config::default()
+    });
+    let api = t.api();
+    // Long after the start: times count from when the donation is staged.
+    t.sandbox.clock().advance(Duration::from_secs(3600));
+    let reply = call(
+        &api,
+        stage_request(
+            r#"{"reference":"late","appears_after_secs":2,"final_after_secs":4,"final_status":"Cancelled"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    assert_eq!(reply.json()["thirdPartyReference"], "late");
+    assert_eq!(lookup(&t, "late").await.status, StatusCode::NOT_FOUND);
+    t.sandbox.clock().advance(Duration::from_secs(2));
+    assert_eq!(lookup(&t, "late").await.json()["status"], "Pending");
+    t.sandbox.clock().advance(Duration::from_secs(2));
+    assert_eq!(lookup(&t, "late").await.json()["status"], "Cancelled");
+
+    for (body, status, id) in [
+        (
+            r#"{"reference":"late","final_after_secs":1}"#,
+            StatusCode::CONFLICT,
+            "duplicate_reference",
+        ),
+        (
+            r#"{"reference":"x","appears_after_secs":5,"final_after_secs":1}"#,
+            StatusCode::BAD_REQUEST,
+            "invalid_argument",
+        ),
+        (
+            r#"{"reference":"x","final_after_secs":1,"colour":"red"}"#,
+            StatusCode::BAD_REQUEST,
+            "invalid_argument",
+        ),
+        (
+            r#"{"reference":"demo-ref-1","final_after_secs":1}"#,
+            StatusCode::BAD_REQUEST,
+            "invalid_argument",
+        ),
+        ("not json", StatusCode::BAD_REQUEST, "invalid_argument"),
+    ] {
+        let reply = call(&api, stage_request(body)).await;
+        assert_eq!(reply.status, status, "{body}: {}", reply.body);
+        assert_eq!(reply.json()["error"]["id"], id, "{body}");
+    }
+    let untyped = axum::http::Request::post(fundraising_sandbox::STAGING_PATH)
+        .body(axum::body::Body::from(
+            r#"{"reference":"y","final_after_secs":1}"#,
+        ))
+        .expect("request");
+    assert_eq!(
+        call(&api, untyped).await.status,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
+
+    let max = fundraising_sandbox::MAX_STAGED_DONATIONS;
+    for i in 1..max {
+        let body = format!(r#"{{"reference":"r{i}","final_after_secs":1}}"#);
+        let reply = call(&api, stage_request(&body)).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{i}: {}", reply.body);
+    }
+    let full = call(
+        &api,
+        stage_request(r#"{"reference":"one-more","final_after_secs":1}"#),
+    )
+    .await;
+    assert_eq!(full.status, StatusCode::CONFLICT, "{}", full.body);
+    assert_eq!(full.json()["error"]["id"], "too_many_staged_donations");
+    assert_eq!(lookup(&t, "one-more").await.status, StatusCode::NOT_FOUND);
+}

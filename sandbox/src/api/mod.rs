@@ -7,6 +7,7 @@ mod event;
 mod guard;
 mod pages;
 mod reply;
+mod staging;
 
 use std::time::Duration;
 
@@ -21,10 +22,12 @@ use crate::state::Sandbox;
 pub use event::{FIELD_LIMITS, MAX_EVENT_BODY_BYTES};
 pub use guard::MAX_URI_BYTES;
 pub use reply::{json_response, ApiError};
+pub use staging::STAGING_PATH;
 
 /// The resource API's router, with CORS open to any origin (no credentials). Every error
 /// answer is in the service's JSON shape; event bodies are limited to
-/// [`MAX_EVENT_BODY_BYTES`] and URIs to [`MAX_URI_BYTES`].
+/// [`MAX_EVENT_BODY_BYTES`] and URIs to [`MAX_URI_BYTES`]. With `enable_test_routes` in the
+/// configuration it also serves the test-only [`STAGING_PATH`].
 pub fn api_app(state: Sandbox) -> Router {
     let cors = CorsLayer::new()
         .allow_origin(Any)
@@ -32,7 +35,14 @@ pub fn api_app(state: Sandbox) -> Router {
         .allow_headers(AllowHeaders::mirror_request())
         .expose_headers([header::LOCATION])
         .max_age(Duration::from_secs(600));
-    Router::new()
+    let mut router = Router::new();
+    if state.config().enable_test_routes {
+        router = router.route(
+            STAGING_PATH,
+            post(staging::stage).layer(DefaultBodyLimit::max(MAX_EVENT_BODY_BYTES)),
+        );
+    }
+    router
         .route(
             "/{app_id}/v1/campaign/byshortname/{short_name}",
             get(campaign::by_short_name),

@@ -11,4 +11,4 @@ pub use seed::{
     DEMO_CAMPAIGN, DEMO_EVENT_ID, DEMO_EVENT_PAGES, DEMO_OWNER_EMAIL, DEMO_REF_OWNED,
     DEMO_REF_SHARED,
 };
-pub use staged::{Staged, StagedDonations};
+pub use staged::{StageError, Staged, StagedDonations};

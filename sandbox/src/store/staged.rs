@@ -1,19 +1,32 @@
 //! The staged donations of the configuration, as the donation lookup sees them over time.
 
+use std::sync::Mutex;
+
 use fundraising_core::model::{Donation, DonationSource, DonationStatus};
 use fundraising_core::ServiceDate;
 
 use super::StoredDonation;
-use crate::config::StagedDonation;
+use crate::config::{StagedDonation, MAX_STAGED_DONATIONS};
 
 /// Ids of staged donations start here (the seeded ones are 5001 and 5002).
 const FIRST_STAGED_ID: i32 = 9001;
 
-/// The configured staged donations, timed from `started_ms`.
-#[derive(Debug, Clone, Default)]
+/// The staged donations, each timed from when it was staged (the configured ones from the
+/// sandbox's start); at most [`MAX_STAGED_DONATIONS`].
+#[derive(Debug, Default)]
 pub struct StagedDonations {
-    started_ms: i64,
-    entries: Vec<StagedDonation>,
+    entries: Mutex<Vec<(i64, StagedDonation)>>,
+}
+
+/// Why a donation could not be staged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StageError {
+    /// The entry breaks a rule of [`StagedDonation::check`].
+    Invalid(String),
+    /// The reference is staged already.
+    Duplicate,
+    /// [`MAX_STAGED_DONATIONS`] are staged already.
+    Full,
 }
 
 /// What a staged reference answers at a given time.
@@ -28,27 +41,39 @@ pub enum Staged {
 }
 
 impl StagedDonations {
-    /// The staged donations, their times counted from `started_ms`.
+    /// The configured staged donations (already checked), their times counted from `started_ms`.
     pub fn new(entries: Vec<StagedDonation>, started_ms: i64) -> Self {
         Self {
-            started_ms,
-            entries,
+            entries: Mutex::new(entries.into_iter().map(|e| (started_ms, e)).collect()),
         }
+    }
+
+    /// Stages one more donation, its times counted from `now_ms`.
+    pub fn stage(&self, entry: StagedDonation, now_ms: i64) -> Result<(), StageError> {
+        entry.check().map_err(StageError::Invalid)?;
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if entries.iter().any(|(_, e)| e.reference == entry.reference) {
+            return Err(StageError::Duplicate);
+        }
+        if entries.len() >= MAX_STAGED_DONATIONS {
+            return Err(StageError::Full);
+        }
+        entries.push((now_ms, entry));
+        Ok(())
     }
 
     /// What `reference` answers at `now_ms`.
     pub fn lookup(&self, reference: &str, now_ms: i64) -> Staged {
-        let Some((index, entry)) = self
-            .entries
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let Some((index, (started_ms, entry))) = entries
             .iter()
             .enumerate()
-            .find(|(_, e)| e.reference == reference)
+            .find(|(_, (_, e))| e.reference == reference)
         else {
             return Staged::Unknown;
         };
         let at = |secs: u64| {
-            self.started_ms
-                .saturating_add(i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(1000))
+            started_ms.saturating_add(i64::try_from(secs).unwrap_or(i64::MAX).saturating_mul(1000))
         };
         let appears_ms = at(entry.appears_after_secs);
         if now_ms < appears_ms {
