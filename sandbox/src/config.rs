@@ -87,6 +87,84 @@ impl User {
     }
 }
 
+/// Most `[[staged_donations]]` a configuration may list.
+pub const MAX_STAGED_DONATIONS: usize = 100;
+
+/// A test-only donation for the donation return flow (`[[staged_donations]]`): its reference
+/// answers 404 for `appears_after_secs` after the sandbox starts (by [`crate::Clock`]), then
+/// the donation with status `Pending`, and from `final_after_secs` on with `final_status`.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct StagedDonation {
+    /// The third-party reference the donor comes back with.
+    pub reference: String,
+    /// Seconds after start during which the reference is unknown (404).
+    #[serde(default)]
+    pub appears_after_secs: u64,
+    /// Seconds after start from which the status is `final_status` (not before `appears_after_secs`).
+    pub final_after_secs: u64,
+    /// `Accepted` (default), `Rejected`, `Cancelled`, `Refunded` or `Pending`.
+    #[serde(default = "accepted")]
+    pub final_status: String,
+    /// Decimal amount as text (default `10.00`).
+    #[serde(default = "ten")]
+    pub amount: String,
+    /// Currency code (default `GBP`).
+    #[serde(default = "gbp")]
+    pub currency_code: String,
+    /// Name the donor left with the message.
+    #[serde(default)]
+    pub donor_display_name: String,
+    /// The donor's message.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// Whether the donor allows sharing the message (then anyone sees it).
+    #[serde(default)]
+    pub share_message: bool,
+    /// Owner of the fundraising page (sees the message and the donor's real name).
+    #[serde(default)]
+    pub owner_email: String,
+    /// The donor's real name.
+    #[serde(default)]
+    pub donor_real_name: Option<String>,
+}
+
+impl StagedDonation {
+    /// Checks one entry on its own: a non-empty reference of at most 200 characters that is
+    /// not a seeded one, times in order and within a year, a known status.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        const YEAR_SECS: u64 = 86_400 * 365;
+        if self.reference.trim().is_empty() || self.reference.chars().count() > 200 {
+            return Err("reference must not be empty or longer than 200 characters".into());
+        }
+        if [crate::DEMO_REF_OWNED, crate::DEMO_REF_SHARED].contains(&self.reference.as_str()) {
+            return Err("reference is a seeded one".into());
+        }
+        if self.final_after_secs < self.appears_after_secs {
+            return Err("final_after_secs must not be before appears_after_secs".into());
+        }
+        if self.appears_after_secs > YEAR_SECS || self.final_after_secs > YEAR_SECS {
+            return Err("times must be at most a year".into());
+        }
+        if !fundraising_core::model::DonationStatus::from_wire(&self.final_status).is_known() {
+            return Err(
+                "final_status must be Accepted, Rejected, Cancelled, Refunded or Pending".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+fn accepted() -> String {
+    "Accepted".into()
+}
+fn ten() -> String {
+    "10.00".into()
+}
+fn gbp() -> String {
+    "GBP".into()
+}
+
 /// The sandbox configuration: who may call it and who may sign in.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -97,6 +175,12 @@ pub struct Config {
     /// Users.
     #[serde(default)]
     pub users: Vec<User>,
+    /// Test-only staged donations (none by default).
+    #[serde(default)]
+    pub staged_donations: Vec<StagedDonation>,
+    /// Test-only: serve `POST /_sandbox/staged-donations` on the resource API (default false).
+    #[serde(default)]
+    pub enable_test_routes: bool,
 }
 
 impl Default for Config {
@@ -113,6 +197,8 @@ impl Default for Config {
                 password: Secret::new("demo-password"),
                 name: "Demo Fundraiser".into(),
             }],
+            staged_donations: Vec::new(),
+            enable_test_routes: false,
         }
     }
 }
@@ -172,6 +258,27 @@ impl Config {
                     user.email
                 )));
             }
+        }
+        self.check_staged()
+    }
+
+    fn check_staged(&self) -> Result<()> {
+        let staged = &self.staged_donations;
+        if staged.len() > MAX_STAGED_DONATIONS {
+            return Err(SandboxError::Config(format!(
+                "at most {MAX_STAGED_DONATIONS} staged_donations may be listed"
+            )));
+        }
+        for (i, d) in staged.iter().enumerate() {
+            let listed_twice = staged[..i].iter().any(|o| o.reference == d.reference);
+            let why = if listed_twice {
+                Err("reference is listed twice".to_owned())
+            } else {
+                d.check()
+            };
+            why.map_err(|why| {
+                SandboxError::Config(format!("staged donation {:?}: {why}", d.reference))
+            })?;
         }
         Ok(())
     }

@@ -13,9 +13,11 @@ mod params;
 mod state;
 mod store;
 
-pub use api::{api_app, ApiError};
+pub use api::{api_app, ApiError, FIELD_LIMITS, MAX_EVENT_BODY_BYTES, MAX_URI_BYTES, STAGING_PATH};
 pub use clock::Clock;
-pub use config::{Application, Config, Secret, User, DEFAULT_CONFIG_TOML};
+pub use config::{
+    Application, Config, Secret, StagedDonation, User, DEFAULT_CONFIG_TOML, MAX_STAGED_DONATIONS,
+};
 pub use error::{Result, SandboxError};
 pub use grants::{
     AccessInfo, GrantStore, ACCESS_TOKEN_LIFETIME_SECS, CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS,
@@ -24,6 +26,6 @@ pub use identity::{identity_app, OAuthError, JWKS_PATH, SESSION_COOKIE};
 pub use keys::{SigningKey, KEY_FILE};
 pub use state::{Sandbox, DEFAULT_ISSUER, DEFAULT_PUBLIC_BASE_URL};
 pub use store::{
-    Database, PagesSlice, StoredDonation, DB_FILE, DEMO_CAMPAIGN, DEMO_EVENT_ID, DEMO_EVENT_PAGES,
-    DEMO_OWNER_EMAIL, DEMO_REF_OWNED, DEMO_REF_SHARED,
+    Database, PagesKey, PagesSlice, StoredDonation, DB_FILE, DEMO_CAMPAIGN, DEMO_EVENT_ID,
+    DEMO_EVENT_PAGES, DEMO_OWNER_EMAIL, DEMO_REF_OWNED, DEMO_REF_SHARED, PAGES_CACHE_ENTRIES,
 };

@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::error::{Result, SandboxError};
 use crate::grants::GrantStore;
 use crate::keys::SigningKey;
-use crate::store::Database;
+use crate::store::{Database, StagedDonations};
 
 /// Default public address of the identity server (`{auth_url}`).
 pub const DEFAULT_ISSUER: &str = "http://127.0.0.1:8082";
@@ -24,6 +24,7 @@ struct Shared {
     key: SigningKey,
     grants: GrantStore,
     clock: Clock,
+    staged: StagedDonations,
 }
 
 /// The sandbox: configuration, SQLite data, signing key and issued grants, shared by the
@@ -66,6 +67,8 @@ impl Sandbox {
         let data_dir = data_dir.as_ref();
         create_dir(data_dir)?;
         let db = Database::open(data_dir)?;
+        let clock = Clock::default();
+        let staged = StagedDonations::new(config.staged_donations.clone(), clock.now_millis());
         Ok(Self {
             shared: Arc::new(Shared {
                 config,
@@ -73,7 +76,8 @@ impl Sandbox {
                 db,
                 key,
                 grants: GrantStore::default(),
-                clock: Clock::default(),
+                clock,
+                staged,
             }),
             issuer: Arc::from(DEFAULT_ISSUER),
             public_base_url: Arc::from(DEFAULT_PUBLIC_BASE_URL),
@@ -142,6 +146,11 @@ impl Sandbox {
     /// The clock (tests advance it to expire codes and tokens).
     pub fn clock(&self) -> &Clock {
         &self.shared.clock
+    }
+
+    /// The configuration's staged donations, timed from when the sandbox was opened.
+    pub fn staged_donations(&self) -> &StagedDonations {
+        &self.shared.staged
     }
 }
 

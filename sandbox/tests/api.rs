@@ -632,3 +632,401 @@ async fn unknown_or_malformed_event_ids() {
         assert!(reply.json()["errorMessage"].is_string());
     }
 }
+
+/// Asserts the service's error shape: JSON `errorMessage` (non-empty), and an `error {id, desc}`
+/// object when `with_error_object`.
+fn assert_error_shape(reply: &Reply, status: StatusCode, with_error_object: bool, what: &str) {
+    assert_eq!(reply.status, status, "{what}: {}", reply.body);
+    assert_json_utf8(reply);
+    let json = reply.json();
+    assert!(
+        json["errorMessage"].as_str().is_some_and(|m| !m.is_empty()),
+        "{what}: {json}"
+    );
+    if with_error_object {
+        assert!(json["error"]["id"].is_string(), "{what}: {json}");
+        assert_eq!(json["error"]["desc"], json["errorMessage"], "{what}");
+    }
+}
+
+fn event_with_date(field: &str, json_value: &str) -> String {
+    format!(r#"{{"name":"Walk","eventType":"Walks","{field}":{json_value}}}"#)
+}
+
+#[tokio::test]
+async fn event_dates_are_read_as_the_service_reads_them_and_errors_name_the_field() {
+    let t = open_default();
+    let api = t.api();
+    for field in ["startDate", "completionDate", "expiryDate"] {
+        // The wire form: the JSON text "\/Date(..)\/", whose value is /Date(..)/.
+        for good in [
+            r#""\/Date(1767222000000+0000)\/""#,
+            r#""/Date(1767222000000+0100)/""#,
+            r#""\/Date(-5)\/""#,
+        ] {
+            let reply = call(
+                &api,
+                post_json("/demo-app/v1/event/", &event_with_date(field, good)),
+            )
+            .await;
+            assert_eq!(
+                reply.status,
+                StatusCode::CREATED,
+                "{field} {good}: {}",
+                reply.body
+            );
+            let id = reply.json()["id"].as_i64().expect("id");
+            let stored = t.sandbox.db().event(id).expect("db").expect("stored");
+            let date = match field {
+                "startDate" => stored.start_date,
+                "completionDate" => stored.completion_date,
+                _ => stored.expiry_date,
+            };
+            let expected = if good.contains("-5") {
+                -5
+            } else {
+                1767222000000
+            };
+            assert_eq!(date.map(|d| d.millis), Some(expected), "{field} {good}");
+        }
+        // A literal backslash (what a double-escaping client sends), and other forms.
+        for bad in [
+            r#""\\/Date(1767222000000+0000)\\/""#,
+            r#""Date(1767222000000+0000)""#,
+            r#""/Date(abc)/""#,
+            r#""/Date(1767222000000+2500)/""#,
+            r#""2026-01-01T00:00:00Z""#,
+            "1767222000000",
+            "{}",
+        ] {
+            let body = event_with_date(field, bad);
+            let reply = call(&api, post_json("/demo-app/v1/event/", &body)).await;
+            assert_error_shape(&reply, StatusCode::BAD_REQUEST, true, &body);
+            let message = reply.json()["errorMessage"].as_str().unwrap().to_owned();
+            assert!(message.contains(field), "{body}: {message}");
+            assert!(message.contains("request body"), "{body}: {message}");
+            assert!(!message.contains("response"), "{body}: {message}");
+            assert_eq!(reply.json()["error"]["id"], "invalid_argument", "{body}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn event_errors_talk_about_the_request_body() {
+    let t = open_default();
+    let api = t.api();
+    for body in [
+        r#"{"eventType":"Walks"}"#,
+        r#"{"name":"Walk","eventType":"Walks","charityId":"x"}"#,
+        r#"{"name":"Walk","eventType":"Walks""#,
+        "[1,2]",
+        "",
+    ] {
+        let reply = call(&api, post_json("/demo-app/v1/event/", body)).await;
+        assert_error_shape(&reply, StatusCode::BAD_REQUEST, true, body);
+        let message = reply.json()["errorMessage"].as_str().unwrap().to_owned();
+        assert!(message.contains("request body"), "{body}: {message}");
+        assert!(!message.contains("response"), "{body}: {message}");
+    }
+    let reply = call(
+        &api,
+        post_json(
+            "/demo-app/v1/event/",
+            r#"{"name":"Walk","eventType":"Walks","charityId":"x"}"#,
+        ),
+    )
+    .await;
+    assert!(reply.body.contains("charityId"), "{}", reply.body);
+}
+
+#[tokio::test]
+async fn event_text_fields_have_length_limits() {
+    let t = open_default();
+    let api = t.api();
+    for (field, limit) in fundraising_sandbox::FIELD_LIMITS {
+        let at_limit = "é".repeat(limit);
+        let mut event = serde_json::json!({"name": "Walk", "eventType": "Walks"});
+        event[field] = at_limit.clone().into();
+        let reply = call(&api, post_json("/demo-app/v1/event/", &event.to_string())).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{field}: {}", reply.body);
+        event[field] = format!("{at_limit}x").into();
+        let reply = call(&api, post_json("/demo-app/v1/event/", &event.to_string())).await;
+        assert_error_shape(&reply, StatusCode::BAD_REQUEST, true, field);
+        assert!(reply.json()["errorMessage"]
+            .as_str()
+            .unwrap()
+            .contains(field));
+    }
+}
+
+#[tokio::test]
+async fn an_oversize_event_body_is_413_in_the_error_shape_and_not_stored() {
+    let t = open_default();
+    let api = t.api();
+    let first = call(&api, post_json("/demo-app/v1/event/", GOOD_EVENT)).await;
+    let first_id = first.json()["id"].as_i64().expect("id");
+    let limit = fundraising_sandbox::MAX_EVENT_BODY_BYTES;
+    let padded = |size: usize| {
+        let head = r#"{"name":"Walk","eventType":"Walks","padding":""#;
+        let pad = size - head.len() - 2;
+        format!("{head}{}\"}}", "a".repeat(pad))
+    };
+    let at_limit = padded(limit);
+    assert_eq!(at_limit.len(), limit);
+    let reply = call(&api, post_json("/demo-app/v1/event/", &at_limit)).await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    let second_id = reply.json()["id"].as_i64().expect("id");
+    assert_eq!(second_id, first_id + 1);
+    for size in [limit + 1, 2 * 1024 * 1024] {
+        let reply = call(&api, post_json("/demo-app/v1/event/", &padded(size))).await;
+        assert_error_shape(&reply, StatusCode::PAYLOAD_TOO_LARGE, true, "oversize");
+        assert_eq!(reply.json()["error"]["id"], "body_too_large");
+        assert!(t.sandbox.db().event(second_id + 1).expect("db").is_none());
+    }
+    // Nothing was stored: the next id follows the last accepted one.
+    let next = call(&api, post_json("/demo-app/v1/event/", GOOD_EVENT)).await;
+    assert_eq!(next.json()["id"].as_i64(), Some(second_id + 1));
+}
+
+#[tokio::test]
+async fn events_need_a_json_content_type() {
+    let t = open_default();
+    let api = t.api();
+    let with_type = |content_type: Option<&str>| {
+        let mut builder = Request::post("/demo-app/v1/event/");
+        if let Some(value) = content_type {
+            builder = builder.header("content-type", value);
+        }
+        builder.body(Body::from(GOOD_EVENT)).expect("request")
+    };
+    for refused in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        Some("application/jsonp"),
+    ] {
+        let reply = call(&api, with_type(refused)).await;
+        assert_error_shape(
+            &reply,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            true,
+            &format!("{refused:?}"),
+        );
+    }
+    for accepted in ["application/json", "Application/JSON; charset=utf-8"] {
+        let reply = call(&api, with_type(Some(accepted))).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::CREATED,
+            "{accepted}: {}",
+            reply.body
+        );
+    }
+}
+
+#[tokio::test]
+async fn every_error_of_the_api_is_in_the_service_shape() {
+    let t = open_default();
+    let api = t.api();
+    let long = format!("/demo-app/v1/campaign/byshortname/{}", "a".repeat(9000));
+    let cases: Vec<(Request<Body>, StatusCode, &str)> = vec![
+        (get("/nothing/here"), StatusCode::NOT_FOUND, "unknown path"),
+        (
+            get("/demo-app/v1/event/1001"),
+            StatusCode::NOT_FOUND,
+            "unknown subpath",
+        ),
+        (
+            get("/demo-app/v1/event/"),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "GET on event/",
+        ),
+        (
+            Request::delete("/demo-app/v1/campaign/byshortname/demo-campaign")
+                .body(Body::empty())
+                .unwrap(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "DELETE",
+        ),
+        (get(&long), StatusCode::URI_TOO_LONG, "long URI"),
+        (
+            get("/demo-app/v1/campaign/byshortname/%FF%FE"),
+            StatusCode::BAD_REQUEST,
+            "invalid UTF-8 in a segment",
+        ),
+        (
+            get("/demo-app/v1/donation/ref/a%C3"),
+            StatusCode::BAD_REQUEST,
+            "truncated UTF-8 in a segment",
+        ),
+        (
+            get("/%FF/v1/event/1001/pages"),
+            StatusCode::BAD_REQUEST,
+            "invalid UTF-8 app id",
+        ),
+        (
+            get("/demo-app/v1/event/abc/pages"),
+            StatusCode::BAD_REQUEST,
+            "bad event id",
+        ),
+    ];
+    for (request, status, what) in cases {
+        let reply = call(&api, request).await;
+        assert_error_shape(&reply, status, false, what);
+    }
+    // The answer under the limit is an ordinary 404.
+    let under = format!("/demo-app/v1/campaign/byshortname/{}", "a".repeat(7000));
+    assert_eq!(call(&api, get(&under)).await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_malformed_authorization_header_is_401_not_anonymous() {
+    let t = open_default();
+    let token = demo_access_token(&t).await;
+    let api = t.api();
+    let with_auth = |method: &str, uri: &str, value: axum::http::HeaderValue| {
+        Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("authorization", value)
+            .header("content-type", "application/json")
+            .body(Body::from(if method == "POST" { GOOD_EVENT } else { "" }))
+            .expect("request")
+    };
+    let malformed: Vec<axum::http::HeaderValue> = [
+        format!("Bearer{token}"),
+        format!("Bearer  {token}"),
+        format!("Bearer {token} extra"),
+        "Bearer".to_owned(),
+        "Bearer ".to_owned(),
+        format!("Basic {token}"),
+        format!("Token {token}"),
+        token.clone(),
+        String::new(),
+    ]
+    .into_iter()
+    .map(|v| axum::http::HeaderValue::from_str(&v).expect("header"))
+    .chain([axum::http::HeaderValue::from_bytes(b"Bearer \xff\xfe").expect("bytes")])
+    .collect();
+    let operations = [
+        ("GET", "/demo-app/v1/campaign/byshortname/demo-campaign"),
+        ("GET", "/demo-app/v1/donation/ref/demo-ref-1"),
+        ("POST", "/demo-app/v1/event/"),
+        ("GET", "/demo-app/v1/event/1001/pages"),
+    ];
+    for (method, uri) in operations {
+        for value in &malformed {
+            let reply = call(&api, with_auth(method, uri, value.clone())).await;
+            let what = format!("{method} {uri} with {value:?}");
+            assert_error_shape(&reply, StatusCode::UNAUTHORIZED, false, &what);
+            assert!(
+                reply
+                    .header("www-authenticate")
+                    .is_some_and(|h| h.starts_with("Bearer")),
+                "{what}"
+            );
+        }
+        // The well-formed header still works, scheme in any case.
+        for scheme in ["Bearer", "bearer"] {
+            let value = axum::http::HeaderValue::from_str(&format!("{scheme} {token}")).unwrap();
+            let reply = call(&api, with_auth(method, uri, value)).await;
+            assert!(reply.status.is_success(), "{method} {uri}: {}", reply.body);
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_access_token_works_only_under_its_own_application() {
+    let t = open(two_app_config());
+    let token = demo_access_token(&t).await;
+    let api = t.api();
+    for path in [
+        "v1/campaign/byshortname/demo-campaign",
+        "v1/donation/ref/demo-ref-1",
+        "v1/event/1001/pages",
+    ] {
+        let own = call(&api, get_bearer(&format!("/demo-app/{path}"), &token)).await;
+        assert_eq!(own.status, StatusCode::OK, "{path}: {}", own.body);
+        let foreign = call(&api, get_bearer(&format!("/other-app/{path}"), &token)).await;
+        assert_error_shape(&foreign, StatusCode::UNAUTHORIZED, false, path);
+        assert_eq!(
+            foreign.header("www-authenticate").as_deref(),
+            Some("Bearer error=\"invalid_token\""),
+            "{path}"
+        );
+        // Without the token the other application's path is open, as anonymous calls are.
+        assert_eq!(
+            call(&api, get(&format!("/other-app/{path}"))).await.status,
+            StatusCode::OK
+        );
+    }
+    let event = Request::post("/other-app/v1/event/")
+        .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {token}"))
+        .body(Body::from(GOOD_EVENT))
+        .expect("request");
+    assert_eq!(call(&api, event).await.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn cached_pages_answers_equal_fresh_ones_and_follow_page_changes() {
+    let t = open_default();
+    let api = t.api();
+    let uris = [
+        "/demo-app/v1/event/1001/pages?pagesize=100",
+        "/demo-app/v1/event/1001/pages?page=3&pagesize=100",
+        "/demo-app/v1/event/1001/pages?page=3&pagesize=20",
+        "/demo-app/v1/event/1001/pages",
+        "/demo-app/v1/event/1001/pages?page=99",
+    ];
+    let fresh = |uri: &'static str| {
+        let dir = t.dir.path().to_owned();
+        async move {
+            // A second sandbox over the same data: its cache is empty, so it builds afresh.
+            let other = fundraising_sandbox::Sandbox::open_with_key(
+                fundraising_sandbox::Config::default(),
+                &dir,
+                test_key(),
+            )
+            .expect("open");
+            let reply = call(&fundraising_sandbox::api_app(other), get(uri)).await;
+            assert_eq!(reply.status, StatusCode::OK);
+            reply
+        }
+    };
+    for uri in uris {
+        let first = call(&api, get(uri)).await;
+        let cached = call(&api, get(uri)).await;
+        let again = fresh(uri).await;
+        assert_eq!(first.status, StatusCode::OK);
+        assert_eq!(cached.body, first.body, "{uri}");
+        assert_eq!(cached.body, again.body, "{uri}");
+        assert_eq!(
+            cached.headers.get("content-type"),
+            again.headers.get("content-type")
+        );
+    }
+    assert_eq!(t.sandbox.db().cached_pages_answers(), uris.len());
+    // A new page changes the answers at once.
+    let before = call(&api, get(uris[2])).await.json();
+    let mut page: fundraising_core::model::FundraisingPageSummary =
+        fundraising_core::json::decode_value(before["fundraisingPages"][0].clone())
+            .expect("summary");
+    page.page_id = 1_000_000;
+    page.raised_amount = 5.0;
+    t.sandbox
+        .db()
+        .add_page(fundraising_sandbox::DEMO_EVENT_ID, &page)
+        .expect("add page");
+    for uri in uris {
+        let after = call(&api, get(uri)).await;
+        assert_eq!(after.json()["totalFundraisingPages"], 251, "{uri}");
+        assert_eq!(after.body, fresh(uri).await.body, "{uri}");
+    }
+    let bounded = fundraising_sandbox::PAGES_CACHE_ENTRIES;
+    for page in 1..=(bounded as u32 + 10) {
+        let uri = format!("/demo-app/v1/event/1001/pages?page={page}&pagesize=7");
+        assert_eq!(call(&api, get(&uri)).await.status, StatusCode::OK);
+    }
+    assert_eq!(t.sandbox.db().cached_pages_answers(), bounded);
+}

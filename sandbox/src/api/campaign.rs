@@ -1,22 +1,22 @@
 //! `GET /{appId}/v1/campaign/byshortname/{shortName}`.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use fundraising_core::json::campaign_to_service_json;
 
-use super::bearer::{known_app, viewer};
+use super::bearer::caller;
+use super::guard::Segments;
 use super::{json_response, ApiError};
 use crate::state::Sandbox;
 
 /// The campaign in the service's PascalCase; 404 when unknown.
 pub async fn by_short_name(
     State(state): State<Sandbox>,
-    Path((app_id, short_name)): Path<(String, String)>,
+    Segments((app_id, short_name)): Segments<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    known_app(&state, &app_id)?;
-    viewer(&state, &headers)?;
+    caller(&state, &app_id, &headers)?;
     let campaign = state.db().campaign(&short_name)?.ok_or_else(|| {
         ApiError::not_found(format!("No campaign has the short name {short_name:?}."))
     })?;

@@ -1,15 +1,16 @@
 //! `GET /{appId}/v1/donation/ref/{thirdPartyReference}`.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use fundraising_core::model::Donation;
 
-use super::bearer::{known_app, viewer};
+use super::bearer::caller;
+use super::guard::Segments;
 use super::reply::without_nulls;
 use super::{json_response, ApiError};
 use crate::state::Sandbox;
-use crate::store::StoredDonation;
+use crate::store::{Staged, StoredDonation};
 
 /// The fields of a donation the viewer may see: `message` for the page owner or when
 /// sharing is allowed, `donorRealName` for the owner only, `image`/`hasImage` only when the
@@ -32,17 +33,22 @@ pub fn visible(stored: &StoredDonation, viewer_email: Option<&str>) -> Donation 
     donation
 }
 
-/// The donation; 404 when no donation has the reference.
+/// The donation; 404 when no donation has the reference (or a staged one has not appeared yet).
 pub async fn by_reference(
     State(state): State<Sandbox>,
-    Path((app_id, reference)): Path<(String, String)>,
+    Segments((app_id, reference)): Segments<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    known_app(&state, &app_id)?;
-    let viewer = viewer(&state, &headers)?;
-    let stored = state.db().donation(&reference)?.ok_or_else(|| {
-        ApiError::not_found(format!("No donation has the reference {reference:?}."))
-    })?;
+    let viewer = caller(&state, &app_id, &headers)?;
+    let not_found = || ApiError::not_found(format!("No donation has the reference {reference:?}."));
+    let stored = match state
+        .staged_donations()
+        .lookup(&reference, state.clock().now_millis())
+    {
+        Staged::Visible(stored) => *stored,
+        Staged::NotYet => return Err(not_found()),
+        Staged::Unknown => state.db().donation(&reference)?.ok_or_else(not_found)?,
+    };
     let donation = visible(&stored, viewer.as_ref().map(|v| v.user_email.as_str()));
     let value = serde_json::to_value(&donation).map_err(crate::error::SandboxError::from)?;
     Ok(json_response(StatusCode::OK, &without_nulls(value)))

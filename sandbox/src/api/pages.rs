@@ -1,23 +1,22 @@
 //! `GET /{appId}/v1/event/{eventId}/pages`.
 
-use axum::extract::{Path, RawQuery, State};
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use fundraising_core::json::event_pages_to_service_json;
+use fundraising_core::json::{event_pages_to_service_json, to_service_text};
 use fundraising_core::model::EventPages;
 use fundraising_core::validate;
 
-use super::bearer::{known_app, viewer};
-use super::{json_response, ApiError};
+use super::bearer::caller;
+use super::guard::Segments;
+use super::reply::json_bytes_response;
+use super::ApiError;
 use crate::params::Params;
 use crate::state::Sandbox;
 
 /// `pagesize` when none is given.
 pub const DEFAULT_PAGE_SIZE: u32 = 20;
-
-fn invalid(e: fundraising_core::Error) -> ApiError {
-    ApiError::bad_request(e.code(), e.to_string())
-}
 
 /// `page` and `pagesize` from the query (names case-insensitive), checked with the core's
 /// rules (page >= 1, 1 <= pageSize <= 100); the error is the 400 answer.
@@ -33,30 +32,50 @@ pub fn paging(query: &str) -> Result<(u32, u32), ApiError> {
         None => 1,
         Some(text) => validate::parse_number("page", text)
             .and_then(validate::page)
-            .map_err(invalid)?,
+            .map_err(ApiError::from)?,
     };
     let page_size = match value("pagesize")? {
         None => DEFAULT_PAGE_SIZE,
         Some(text) => validate::parse_number("pageSize", text)
             .and_then(validate::page_size)
-            .map_err(invalid)?,
+            .map_err(ApiError::from)?,
     };
     Ok((page, page_size))
 }
 
-/// The event's fundraising pages, `pagesize` at a time, with totals over all of them.
+/// The event's fundraising pages, `pagesize` at a time, with totals over all of them. The
+/// serialized answer is kept per (event, page, pagesize) until the pages change.
 pub async fn list(
     State(state): State<Sandbox>,
-    Path((app_id, event_id)): Path<(String, String)>,
+    Segments((app_id, event_id)): Segments<(String, String)>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    known_app(&state, &app_id)?;
-    viewer(&state, &headers)?;
+    caller(&state, &app_id, &headers)?;
     let event_id = validate::parse_number("eventId", &event_id)
         .and_then(validate::event_id)
-        .map_err(invalid)?;
+        .map_err(ApiError::from)?;
     let (page, page_size) = paging(query.as_deref().unwrap_or(""))?;
+    let key = (event_id, page, page_size);
+    let body = match state.db().cached_pages_answer(key) {
+        Some(body) => body,
+        None => {
+            let generation = state.db().pages_generation();
+            let body = Bytes::from(answer_text(&state, event_id, page, page_size)?);
+            state.db().keep_pages_answer(key, generation, body.clone());
+            body
+        }
+    };
+    Ok(json_bytes_response(StatusCode::OK, body))
+}
+
+/// The answer's text, built from the database (404 for an unknown event).
+pub fn answer_text(
+    state: &Sandbox,
+    event_id: i32,
+    page: u32,
+    page_size: u32,
+) -> Result<String, ApiError> {
     if state.db().event(i64::from(event_id))?.is_none() {
         return Err(ApiError::not_found(format!(
             "No event has the id {event_id}."
@@ -80,5 +99,5 @@ pub async fn list(
     if let Some(map) = value.as_object_mut() {
         map.remove("errorMessage");
     }
-    Ok(json_response(StatusCode::OK, &value))
+    Ok(to_service_text(&value))
 }

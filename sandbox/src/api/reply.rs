@@ -1,5 +1,6 @@
 //! JSON answers of the resource API, in the service's encoding.
 
+use axum::body::Bytes;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use fundraising_core::json::to_service_text;
@@ -12,10 +13,15 @@ pub const JSON_UTF8: &str = "application/json; charset=utf-8";
 
 /// A JSON answer with `\/Date()\/` dates escaped as the service escapes them.
 pub fn json_response(status: StatusCode, value: &Value) -> Response {
+    json_bytes_response(status, Bytes::from(to_service_text(value)))
+}
+
+/// A JSON answer from its ready text.
+pub fn json_bytes_response(status: StatusCode, body: Bytes) -> Response {
     (
         status,
         [(header::CONTENT_TYPE, HeaderValue::from_static(JSON_UTF8))],
-        to_service_text(value),
+        body,
     )
         .into_response()
 }
@@ -52,10 +58,21 @@ impl ApiError {
 
     /// 400 with a message and an error id (also the `error` object).
     pub fn bad_request(id: &str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, message).with_id(id)
+    }
+
+    /// 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
+    pub fn invalid_token(message: impl Into<String>) -> Self {
         Self {
-            id: Some(id.to_owned()),
-            ..Self::new(StatusCode::BAD_REQUEST, message)
+            authenticate: Some("Bearer error=\"invalid_token\""),
+            ..Self::new(StatusCode::UNAUTHORIZED, message)
         }
+    }
+
+    /// The same error with an `error {id, desc}` object (the event creation result's `Error`).
+    pub fn with_id(mut self, id: &str) -> Self {
+        self.id = Some(id.to_owned());
+        self
     }
 }
 
@@ -82,6 +99,13 @@ impl IntoResponse for ApiError {
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static(value));
         }
         response
+    }
+}
+
+/// Turns a core rule's error (a decode, date or argument failure) into a 400 with its code.
+impl From<fundraising_core::Error> for ApiError {
+    fn from(e: fundraising_core::Error) -> Self {
+        Self::bad_request(e.code(), e.to_string())
     }
 }
 

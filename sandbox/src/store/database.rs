@@ -1,11 +1,15 @@
 //! The SQLite database in the data dir.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
+
+use axum::body::Bytes;
 
 use fundraising_core::model::{Campaign, Donation, Event, FundraisingPageSummary};
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::pages_cache::{PagesCache, PagesKey};
 use super::seed;
 use crate::error::{Result, SandboxError};
 
@@ -58,10 +62,14 @@ pub struct PagesSlice {
     pub total_raised: f64,
 }
 
-/// The sandbox's SQLite database (one connection behind a mutex), seeded on first open.
+/// The sandbox's SQLite database (one connection behind a mutex), seeded on first open, with
+/// the cache of serialized event pages answers.
 #[derive(Debug)]
 pub struct Database {
     conn: Mutex<Connection>,
+    /// Moves on with every write to the pages table.
+    pages_generation: AtomicU64,
+    pages_cache: PagesCache,
 }
 
 impl Database {
@@ -84,6 +92,8 @@ impl Database {
         }
         Ok(Self {
             conn: Mutex::new(conn),
+            pages_generation: AtomicU64::new(0),
+            pages_cache: PagesCache::default(),
         })
     }
 
@@ -172,5 +182,44 @@ impl Database {
             total,
             total_raised,
         })
+    }
+
+    /// Adds a fundraising page to an event (its `eventId` is set to `event_id`); cached
+    /// answers of the pages list stop being served.
+    pub fn add_page(&self, event_id: i32, page: &FundraisingPageSummary) -> Result<()> {
+        let mut page = page.clone();
+        page.event_id = event_id;
+        self.conn().execute(
+            "INSERT INTO pages (event_id, page_id, raised, body) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                event_id,
+                page.page_id,
+                page.raised_amount,
+                serde_json::to_string(&page)?
+            ],
+        )?;
+        self.pages_generation.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// The current generation of the pages table, to pass to [`Database::keep_pages_answer`].
+    pub fn pages_generation(&self) -> u64 {
+        self.pages_generation.load(Ordering::SeqCst)
+    }
+
+    /// The serialized pages answer for (event, page, page size), if one was kept and the
+    /// pages have not changed since it was built.
+    pub fn cached_pages_answer(&self, key: PagesKey) -> Option<Bytes> {
+        self.pages_cache.get(key, self.pages_generation())
+    }
+
+    /// Keeps a serialized pages answer built from the data of `generation`.
+    pub fn keep_pages_answer(&self, key: PagesKey, generation: u64, body: Bytes) {
+        self.pages_cache.put(key, generation, body);
+    }
+
+    /// How many serialized pages answers are kept (at most [`super::PAGES_CACHE_ENTRIES`]).
+    pub fn cached_pages_answers(&self) -> usize {
+        self.pages_cache.len()
     }
 }
