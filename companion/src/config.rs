@@ -4,6 +4,10 @@ use crate::error::Error;
 use crate::secret::Secret;
 use crate::session::CookieKey;
 use clap::Parser;
+use fundraising_serve::{
+    Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_SHUTDOWN_TIMEOUT_MS,
+};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -58,6 +62,21 @@ pub struct Args {
     /// Timeout of each call to the identity server, in milliseconds.
     #[arg(long, env = "COMPANION_UPSTREAM_TIMEOUT_MS", default_value_t = 10_000)]
     pub upstream_timeout_ms: u64,
+    /// Time a client has to send a whole request head (also the wait for the next request on a
+    /// kept-alive connection), in milliseconds; then the connection is closed.
+    #[arg(long, env = "COMPANION_HEADER_READ_TIMEOUT_MS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_MS)]
+    pub header_read_timeout_ms: u64,
+    /// Time a socket read or write may wait without progress (a stalled body, a client that
+    /// stops reading, a request taking longer), in milliseconds; then the connection is closed.
+    #[arg(long, env = "COMPANION_IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS)]
+    pub idle_timeout_ms: u64,
+    /// Open connections at most; at the cap new clients wait until one closes.
+    #[arg(long, env = "COMPANION_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
+    /// On Ctrl-C or SIGTERM, time open connections get to finish, in milliseconds; those
+    /// still open then are closed.
+    #[arg(long, env = "COMPANION_SHUTDOWN_TIMEOUT_MS", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS)]
+    pub shutdown_timeout_ms: u64,
 }
 
 /// Everything the running companion needs, already validated.
@@ -121,6 +140,16 @@ impl Settings {
 }
 
 impl Args {
+    /// The listener's limits (timeouts, connection cap, shutdown deadline).
+    pub fn limits(&self) -> Limits {
+        Limits::from_millis(
+            self.header_read_timeout_ms,
+            self.idle_timeout_ms,
+            self.max_connections,
+            self.shutdown_timeout_ms,
+        )
+    }
+
     /// Builds the settings once the listener is bound (`bound` fills a port-0 public origin).
     /// `secret_env` is the value of `FUNDRAISING_CLIENT_SECRET`, if set. Returns the settings and
     /// whether the cookie key is a random one made at start.
@@ -281,5 +310,24 @@ mod tests {
         );
         assert_eq!(settings.upstream_timeout, Duration::from_millis(250));
         assert!(!format!("{settings:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn listener_limits_from_flags() {
+        let defaults = Args::try_parse_from(["companion"]).unwrap().limits();
+        assert_eq!(defaults, Limits::default());
+        let args = Args::try_parse_from([
+            "companion",
+            "--header-read-timeout-ms",
+            "500",
+            "--idle-timeout-ms",
+            "2000",
+            "--max-connections",
+            "8",
+            "--shutdown-timeout-ms",
+            "300",
+        ])
+        .unwrap();
+        assert_eq!(args.limits(), Limits::from_millis(500, 2000, 8, 300));
     }
 }
