@@ -6,7 +6,7 @@ use crate::session::CookieKey;
 use clap::Parser;
 use fundraising_serve::{
     Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,
-    DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
 };
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -70,6 +70,10 @@ pub struct Args {
     /// stops reading, a request taking longer), in milliseconds; then the connection is closed.
     #[arg(long, env = "COMPANION_IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS)]
     pub idle_timeout_ms: u64,
+    /// Time from a request's head to its answer's head (the body read included), in
+    /// milliseconds; then the connection is closed without an answer.
+    #[arg(long, env = "COMPANION_REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
+    pub request_timeout_ms: u64,
     /// Open connections at most; at the cap new clients wait until one closes.
     #[arg(long, env = "COMPANION_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
     pub max_connections: usize,
@@ -145,6 +149,7 @@ impl Args {
         Limits::from_millis(
             self.header_read_timeout_ms,
             self.idle_timeout_ms,
+            self.request_timeout_ms,
             self.max_connections,
             self.shutdown_timeout_ms,
         )
@@ -322,12 +327,19 @@ mod tests {
             "500",
             "--idle-timeout-ms",
             "2000",
+            "--request-timeout-ms",
+            "4000",
             "--max-connections",
             "8",
             "--shutdown-timeout-ms",
             "300",
         ])
         .unwrap();
-        assert_eq!(args.limits(), Limits::from_millis(500, 2000, 8, 300));
+        let limits = args.limits();
+        assert_eq!(limits.header_read_timeout, Duration::from_millis(500));
+        assert_eq!(limits.idle_timeout, Duration::from_millis(2000));
+        assert_eq!(limits.request_timeout, Duration::from_millis(4000));
+        assert_eq!(limits.max_connections, 8);
+        assert_eq!(limits.shutdown_timeout, Duration::from_millis(300));
     }
 }

@@ -1,7 +1,7 @@
 //! Slow and idle clients against the real `fundraising-companion` binary on 127.0.0.1
 //! (issue 13, point 1): silent and trickling connections are closed by the header-read
 //! timeout while `/healthz` still answers within a second, a stalled body is closed by the
-//! idle timeout, more clients than the connection cap neither starve `/healthz` nor spend more
+//! idle timeout and a trickled one by the request timeout, more clients than the connection cap neither starve `/healthz` nor spend more
 //! descriptors than the cap (even under a low `ulimit -n`), and SIGTERM ends the process within
 //! the shutdown deadline while a request is half sent.
 
@@ -55,7 +55,7 @@ fn silent_and_trickling_clients_are_closed_and_healthz_answers_within_a_second()
     let mut silent = probe::silent(addr, 30);
     let trickling = probe::trickle(
         addr,
-        "/healthz",
+        &probe::endless_head("/healthz"),
         10,
         Duration::from_millis(50),
         Duration::from_secs(6),
@@ -102,6 +102,38 @@ fn a_stalled_request_body_is_closed_by_the_idle_timeout() {
     assert!(
         probe::closed_within(&mut stalled, Duration::from_secs(3)),
         "a body that stopped arriving keeps its connection open"
+    );
+    assert_healthy(addr);
+}
+
+#[test]
+fn a_body_trickled_within_the_idle_timeout_is_cut_by_the_request_timeout() {
+    let (_server, addr) = start(&[
+        "--header-read-timeout-ms",
+        "60000",
+        "--idle-timeout-ms",
+        "500",
+        "--request-timeout-ms",
+        "1000",
+    ]);
+    let head = format!(
+        "POST /auth/token HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n\
+         X-Fundraising-Client: 1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+    );
+    // A body byte every 100 ms: never idle for 500 ms, and never done.
+    let trickling = probe::trickle(
+        addr,
+        &head,
+        1,
+        Duration::from_millis(100),
+        Duration::from_secs(5),
+    );
+    let (open_for, trickled) = trickling.join().expect("trickling client");
+    assert!(trickled >= 5, "the client trickled {trickled} bytes");
+    assert!(
+        open_for[0] < Duration::from_secs(3),
+        "a trickled body kept its connection {:?} (request timeout 1 s)",
+        open_for[0]
     );
     assert_healthy(addr);
 }
@@ -163,6 +195,8 @@ fn sigterm_ends_the_process_within_the_deadline_while_a_request_is_half_sent() {
         "--header-read-timeout-ms",
         "60000",
         "--idle-timeout-ms",
+        "60000",
+        "--request-timeout-ms",
         "60000",
         "--shutdown-timeout-ms",
         "500",

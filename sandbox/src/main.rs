@@ -9,7 +9,7 @@ use clap::Parser;
 use fundraising_sandbox::{api_app, identity_app, Config, Sandbox};
 use fundraising_serve::{
     serve, shutdown_signal, Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS,
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
 };
 use tokio::net::TcpListener;
 
@@ -50,6 +50,10 @@ struct Args {
     /// stops reading, a request taking longer), in milliseconds; then the connection is closed.
     #[arg(long, env = "SANDBOX_IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS)]
     idle_timeout_ms: u64,
+    /// Time from a request's head to its answer's head (the body read included), in
+    /// milliseconds; then the connection is closed without an answer.
+    #[arg(long, env = "SANDBOX_REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
+    request_timeout_ms: u64,
     /// Open connections at most, on each listener; at the cap new clients wait until one closes.
     #[arg(long, env = "SANDBOX_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
@@ -65,6 +69,7 @@ impl Args {
         Limits::from_millis(
             self.header_read_timeout_ms,
             self.idle_timeout_ms,
+            self.request_timeout_ms,
             self.max_connections,
             self.shutdown_timeout_ms,
         )

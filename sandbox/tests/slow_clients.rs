@@ -1,7 +1,7 @@
 //! Slow and idle clients against the real `fundraising-sandbox` binary on 127.0.0.1 (issue 13,
 //! point 1), on both listeners: silent and trickling connections are closed by the header-read
 //! timeout while discovery and a resource call still answer within a second, a stalled event
-//! body is closed by the idle timeout, more clients than the connection cap neither starve the
+//! body is closed by the idle timeout and a trickled one by the request timeout, more clients than the connection cap neither starve the
 //! API nor spend more descriptors than the cap, and SIGTERM ends the process within the
 //! shutdown deadline while requests are half sent.
 
@@ -74,8 +74,20 @@ fn silent_and_trickling_clients_are_closed_and_both_listeners_answer_within_a_se
     silent.extend(probe::silent(identity, 20));
     let every = Duration::from_millis(50);
     let trickling = [
-        probe::trickle(api, CAMPAIGN, 5, every, Duration::from_secs(6)),
-        probe::trickle(identity, DISCOVERY, 5, every, Duration::from_secs(6)),
+        probe::trickle(
+            api,
+            &probe::endless_head(CAMPAIGN),
+            5,
+            every,
+            Duration::from_secs(6),
+        ),
+        probe::trickle(
+            identity,
+            &probe::endless_head(DISCOVERY),
+            5,
+            every,
+            Duration::from_secs(6),
+        ),
     ];
     assert_answering(api, identity);
     for stream in &mut silent {
@@ -123,6 +135,46 @@ fn a_stalled_event_body_is_closed_by_the_idle_timeout() {
         probe::closed_within(&mut stalled, Duration::from_secs(3)),
         "a body that stopped arriving keeps its connection open"
     );
+    assert_answering(api, identity);
+}
+
+#[test]
+fn a_body_trickled_within_the_idle_timeout_is_cut_by_the_request_timeout() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (_server, api, identity) = start(
+        dir.path(),
+        &[
+            "--header-read-timeout-ms",
+            "60000",
+            "--idle-timeout-ms",
+            "500",
+            "--request-timeout-ms",
+            "1000",
+        ],
+    );
+    let every = Duration::from_millis(100);
+    // A body byte every 100 ms: never idle for 500 ms, and never done; on both listeners.
+    let event = format!(
+        "POST /demo-app/v1/event/ HTTP/1.1\r\nHost: {api}\r\nContent-Type: application/json\r\n\
+         Content-Length: 1000\r\n\r\n"
+    );
+    let token = format!(
+        "POST /connect/token HTTP/1.1\r\nHost: {identity}\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n"
+    );
+    let trickling = [
+        probe::trickle(api, &event, 1, every, Duration::from_secs(5)),
+        probe::trickle(identity, &token, 1, every, Duration::from_secs(5)),
+    ];
+    for clients in trickling {
+        let (open_for, trickled) = clients.join().expect("trickling client");
+        assert!(trickled >= 5, "the client trickled {trickled} bytes");
+        assert!(
+            open_for[0] < Duration::from_secs(3),
+            "a trickled body kept its connection {:?} (request timeout 1 s)",
+            open_for[0]
+        );
+    }
     assert_answering(api, identity);
 }
 
@@ -179,6 +231,8 @@ fn sigterm_ends_the_process_within_the_deadline_while_requests_are_half_sent() {
             "--header-read-timeout-ms",
             "60000",
             "--idle-timeout-ms",
+            "60000",
+            "--request-timeout-ms",
             "60000",
             "--shutdown-timeout-ms",
             "500",

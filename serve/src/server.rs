@@ -117,7 +117,8 @@ async fn accept_under_cap(
 }
 
 /// One connection: the socket under the idle timeout, hyper's HTTP/1 under the header-read
-/// timeout, each request handed to the router with the peer's address; watched by `graceful`.
+/// timeout, each request handed to the router with the peer's address under the request
+/// timeout (past it the service fails and hyper closes the connection); watched by `graceful`.
 fn serve_connection(
     builder: &http1::Builder,
     limits: &Limits,
@@ -130,7 +131,7 @@ fn serve_connection(
     let mut io = TimeoutStream::new(stream);
     io.set_read_timeout(Some(limits.idle_timeout));
     io.set_write_timeout(Some(limits.idle_timeout));
-    let router = router.clone();
+    let router = tower::timeout::Timeout::new(router.clone(), limits.request_timeout);
     let service = service_fn(move |mut request: Request<Incoming>| {
         request.extensions_mut().insert(ConnectInfo(peer));
         router.clone().oneshot(request)

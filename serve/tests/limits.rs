@@ -58,8 +58,9 @@ async fn start(limits: Limits) -> Running {
     }
 }
 
+/// Limits with a request timeout of 30 s, which only the trickled-body test shortens.
 fn limits(header_read_ms: u64, idle_ms: u64, max: usize, shutdown_ms: u64) -> Limits {
-    Limits::from_millis(header_read_ms, idle_ms, max, shutdown_ms)
+    Limits::from_millis(header_read_ms, idle_ms, 30_000, max, shutdown_ms)
 }
 
 /// One complete `GET /healthz` on a new connection; the answer's text.
@@ -175,6 +176,38 @@ async fn a_stalled_body_is_closed_by_the_idle_timeout() {
         answer.starts_with("HTTP/1.1 200") && answer.ends_with("hello"),
         "{answer}"
     );
+    server.stop_within(Duration::from_secs(3)).await;
+}
+
+#[tokio::test]
+async fn a_body_trickled_within_the_idle_timeout_is_cut_by_the_request_timeout() {
+    let server = start(Limits::from_millis(30_000, 400, 800, 64, 1_000)).await;
+    let mut stream = TcpStream::connect(server.addr).await.expect("connect");
+    stream
+        .write_all(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n")
+        .await
+        .expect("send");
+    // A byte every 100 ms: never idle for 400 ms, and never done.
+    let started = Instant::now();
+    let mut buf = [0u8; 256];
+    let open_for = loop {
+        if started.elapsed() > Duration::from_secs(4) || stream.write_all(b"a").await.is_err() {
+            break started.elapsed();
+        }
+        match tokio::time::timeout(Duration::from_millis(100), stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break started.elapsed(),
+            _ => {}
+        }
+    };
+    assert!(
+        open_for < Duration::from_secs(2),
+        "a trickled body kept its connection {open_for:?} (request timeout 800 ms)"
+    );
+    assert!(
+        open_for >= Duration::from_millis(600),
+        "closed after {open_for:?}"
+    );
+    assert!(healthz(server.addr).await.starts_with("HTTP/1.1 200"));
     server.stop_within(Duration::from_secs(3)).await;
 }
 

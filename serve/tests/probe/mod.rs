@@ -159,24 +159,23 @@ pub fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
     }
 }
 
-/// `n` clients that send a request line and then one header byte every `every`, never
-/// finishing, for at most `limit`. The thread returns how long each connection stayed open
-/// (`limit` for one the server did not close) and how many bytes were trickled in all.
+/// The start of a request to `path` whose head never ends (for [`trickle`]: header bytes).
+pub fn endless_head(path: &str) -> String {
+    format!("GET {path} HTTP/1.1\r\nX-Slow: ")
+}
+
+/// `n` clients that send `start` and then one byte (`a`) every `every`, never finishing, for at
+/// most `limit`. The thread returns how long each connection stayed open (`limit` for one the
+/// server did not close) and how many bytes were trickled in all.
 pub fn trickle(
     addr: SocketAddr,
-    path: &str,
+    start: &str,
     n: usize,
     every: Duration,
     limit: Duration,
 ) -> JoinHandle<(Vec<Duration>, usize)> {
-    let mut streams: Vec<Option<TcpStream>> = (0..n)
-        .map(|_| {
-            Some(sent(
-                addr,
-                format!("GET {path} HTTP/1.1\r\nX-Slow: ").as_bytes(),
-            ))
-        })
-        .collect();
+    let mut streams: Vec<Option<TcpStream>> =
+        (0..n).map(|_| Some(sent(addr, start.as_bytes()))).collect();
     for stream in streams.iter().flatten() {
         stream.set_nonblocking(true).expect("nonblocking");
     }
