@@ -4,6 +4,10 @@ use crate::error::Error;
 use crate::secret::Secret;
 use crate::session::CookieKey;
 use clap::Parser;
+use fundraising_serve::{
+    Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
+};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -62,6 +66,25 @@ pub struct Args {
     /// then allows connections only to it, the identity server and the companion.
     #[arg(long, env = "COMPANION_API_URL")]
     pub api_url: Option<Url>,
+    /// Time a client has to send a whole request head (also the wait for the next request on a
+    /// kept-alive connection), in milliseconds; then the connection is closed.
+    #[arg(long, env = "COMPANION_HEADER_READ_TIMEOUT_MS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_MS)]
+    pub header_read_timeout_ms: u64,
+    /// Time a socket read or write may wait without progress (a stalled body, a client that
+    /// stops reading, a request taking longer), in milliseconds; then the connection is closed.
+    #[arg(long, env = "COMPANION_IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS)]
+    pub idle_timeout_ms: u64,
+    /// Time from a request's head to its answer's head (the body read included), in
+    /// milliseconds; then the connection is closed without an answer.
+    #[arg(long, env = "COMPANION_REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
+    pub request_timeout_ms: u64,
+    /// Open connections at most; at the cap new clients wait until one closes.
+    #[arg(long, env = "COMPANION_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
+    /// On Ctrl-C or SIGTERM, time open connections get to finish, in milliseconds; those
+    /// still open then are closed.
+    #[arg(long, env = "COMPANION_SHUTDOWN_TIMEOUT_MS", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS)]
+    pub shutdown_timeout_ms: u64,
 }
 
 /// Everything the running companion needs, already validated.
@@ -128,6 +151,17 @@ impl Settings {
 }
 
 impl Args {
+    /// The listener's limits (timeouts, connection cap, shutdown deadline).
+    pub fn limits(&self) -> Limits {
+        Limits::from_millis(
+            self.header_read_timeout_ms,
+            self.idle_timeout_ms,
+            self.request_timeout_ms,
+            self.max_connections,
+            self.shutdown_timeout_ms,
+        )
+    }
+
     /// Builds the settings once the listener is bound (`bound` fills a port-0 public origin).
     /// `secret_env` is the value of `FUNDRAISING_CLIENT_SECRET`, if set. Returns the settings and
     /// whether the cookie key is a random one made at start.
@@ -292,5 +326,31 @@ mod tests {
         );
         assert_eq!(settings.upstream_timeout, Duration::from_millis(250));
         assert!(!format!("{settings:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn listener_limits_from_flags() {
+        let defaults = Args::try_parse_from(["companion"]).unwrap().limits();
+        assert_eq!(defaults, Limits::default());
+        let args = Args::try_parse_from([
+            "companion",
+            "--header-read-timeout-ms",
+            "500",
+            "--idle-timeout-ms",
+            "2000",
+            "--request-timeout-ms",
+            "4000",
+            "--max-connections",
+            "8",
+            "--shutdown-timeout-ms",
+            "300",
+        ])
+        .unwrap();
+        let limits = args.limits();
+        assert_eq!(limits.header_read_timeout, Duration::from_millis(500));
+        assert_eq!(limits.idle_timeout, Duration::from_millis(2000));
+        assert_eq!(limits.request_timeout, Duration::from_millis(4000));
+        assert_eq!(limits.max_connections, 8);
+        assert_eq!(limits.shutdown_timeout, Duration::from_millis(300));
     }
 }

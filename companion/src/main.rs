@@ -1,4 +1,5 @@
-//! `fundraising-companion`: parses flags, builds the state, serves until Ctrl-C or SIGTERM.
+//! `fundraising-companion`: parses flags, builds the state, serves until Ctrl-C or SIGTERM
+//! (under the listener limits of `fundraising-serve`).
 
 use clap::Parser;
 use fundraising_companion::{app, AppState, Args, Error, SECRET_ENV};
@@ -27,6 +28,7 @@ async fn run(args: Args) -> Result<(), Error> {
     let bound = listener
         .local_addr()
         .map_err(|e| Error::Config(e.to_string()))?;
+    let limits = args.limits();
     let secret_env = std::env::var(SECRET_ENV).ok();
     let (settings, random_key) = args.into_settings(bound, secret_env)?;
     if random_key {
@@ -43,44 +45,18 @@ async fn run(args: Args) -> Result<(), Error> {
         static_dir = ?settings.static_dir,
         pkg_dir = ?settings.pkg_dir,
         upstream_timeout_ms = settings.upstream_timeout.as_millis() as u64,
+        ?limits,
         "configuration"
     );
     let state = AppState::new(settings)?;
     // Signal handlers are in place before anyone learns the address.
-    let shutdown = shutdown_signal()?;
+    let shutdown = fundraising_serve::shutdown_signal()
+        .map_err(|e| Error::Config(format!("cannot handle signals: {e}")))?;
     println!("companion listening on http://{bound}");
     let _ = std::io::stdout().flush();
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
+    fundraising_serve::serve(listener, app(state), limits, shutdown)
         .await
         .map_err(|e| Error::Config(format!("server error: {e}")))?;
     tracing::info!("stopped");
     Ok(())
-}
-
-/// Resolves on Ctrl-C (SIGINT) or SIGTERM; the handlers are registered when this is called.
-#[cfg(unix)]
-fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, Error> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let handler = |kind: SignalKind| {
-        signal(kind).map_err(|e| Error::Config(format!("cannot handle signals: {e}")))
-    };
-    let mut terminate = handler(SignalKind::terminate())?;
-    let mut interrupt = handler(SignalKind::interrupt())?;
-    Ok(async move {
-        tokio::select! {
-            _ = interrupt.recv() => {},
-            _ = terminate.recv() => {},
-        }
-        tracing::info!("shutting down");
-    })
-}
-
-/// Resolves on Ctrl-C.
-#[cfg(not(unix))]
-fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>, Error> {
-    Ok(async {
-        let _ = tokio::signal::ctrl_c().await;
-        tracing::info!("shutting down");
-    })
 }

@@ -7,6 +7,10 @@ use std::time::Duration;
 
 use clap::Parser;
 use fundraising_sandbox::{api_app, identity_app, Config, Sandbox};
+use fundraising_serve::{
+    serve, shutdown_signal, Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
+};
 use tokio::net::TcpListener;
 
 /// Local emulator of the fundraising service: OpenID Connect identity server and resource API.
@@ -38,6 +42,38 @@ struct Args {
     /// Delay every answer of POST /connect/token by this many milliseconds.
     #[arg(long, env = "SANDBOX_TOKEN_DELAY_MS", default_value_t = 0)]
     token_delay_ms: u64,
+    /// Time a client has to send a whole request head (also the wait for the next request on a
+    /// kept-alive connection), in milliseconds; then the connection is closed. Both listeners.
+    #[arg(long, env = "SANDBOX_HEADER_READ_TIMEOUT_MS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_MS)]
+    header_read_timeout_ms: u64,
+    /// Time a socket read or write may wait without progress (a stalled body, a client that
+    /// stops reading, a request taking longer), in milliseconds; then the connection is closed.
+    #[arg(long, env = "SANDBOX_IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS)]
+    idle_timeout_ms: u64,
+    /// Time from a request's head to its answer's head (the body read included), in
+    /// milliseconds; then the connection is closed without an answer.
+    #[arg(long, env = "SANDBOX_REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
+    request_timeout_ms: u64,
+    /// Open connections at most, on each listener; at the cap new clients wait until one closes.
+    #[arg(long, env = "SANDBOX_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// On Ctrl-C or SIGTERM, time open connections get to finish, in milliseconds; those
+    /// still open then are closed.
+    #[arg(long, env = "SANDBOX_SHUTDOWN_TIMEOUT_MS", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS)]
+    shutdown_timeout_ms: u64,
+}
+
+impl Args {
+    /// The limits of both listeners.
+    fn limits(&self) -> Limits {
+        Limits::from_millis(
+            self.header_read_timeout_ms,
+            self.idle_timeout_ms,
+            self.request_timeout_ms,
+            self.max_connections,
+            self.shutdown_timeout_ms,
+        )
+    }
 }
 
 #[tokio::main]
@@ -76,6 +112,9 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         .with_issuer(args.issuer.as_deref().unwrap_or(&identity_url))
         .with_public_base_url(args.public_base_url.as_deref().unwrap_or(&api_url))
         .with_token_delay(Duration::from_millis(args.token_delay_ms));
+    // Signal handlers are in place before anyone learns the addresses.
+    let (api_shutdown, identity_shutdown) = (shutdown_signal()?, shutdown_signal()?);
+    let limits = args.limits();
     println!("sandbox api listening on {api_url}");
     println!("sandbox identity listening on {identity_url}");
     tracing::info!(
@@ -84,32 +123,11 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         sandbox.issuer(),
         args.data_dir.display()
     );
-    let api_server = axum::serve(api, api_app(sandbox.clone())).with_graceful_shutdown(shutdown());
-    let identity_server =
-        axum::serve(identity, identity_app(sandbox)).with_graceful_shutdown(shutdown());
+    tracing::info!(?limits, "listener limits");
+    let api_server = serve(api, api_app(sandbox.clone()), limits, api_shutdown);
+    let identity_server = serve(identity, identity_app(sandbox), limits, identity_shutdown);
     let (a, b) = tokio::join!(api_server, identity_server);
     a?;
     b?;
     Ok(())
-}
-
-async fn shutdown() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = terminate => {},
-    }
 }

@@ -32,6 +32,14 @@ pub fn decode<T: Model + DeserializeOwned>(text: &str) -> Result<T, Error> {
     decode_value(&value)
 }
 
+/// Decodes a request body into `T` as the service reads it: the rules of [`decode`], but
+/// dates only as the value `/Date(ms[±hhmm])/` (a literal backslash, or any other form, is
+/// an error naming the field). The sandbox reads requests with it.
+pub fn decode_request<T: Model + DeserializeOwned>(value: &Value) -> Result<T, Error> {
+    let normalized = serde_json::to_value(Shaped::request(value, T::SHAPE))?;
+    Ok(serde_json::from_value(normalized)?)
+}
+
 /// Like [`decode`], from an already parsed [`Value`].
 pub fn decode_value<T: Model + DeserializeOwned>(value: &Value) -> Result<T, Error> {
     let normalized = serde_json::to_value(Shaped::new(value, T::SHAPE))?;
@@ -120,6 +128,28 @@ mod tests {
             let err = decode::<Donation>(bad).unwrap_err();
             assert_eq!(err.code(), "decode_error", "{bad}");
             assert!(err.to_string().contains(what), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn requests_read_dates_as_strictly_as_the_service() {
+        let ok: Event = decode_request(
+            &serde_json::json!({"Name": "Run", "startDate": "/Date(5+0100)/", "eventType": "walks"}),
+        )
+        .unwrap();
+        assert_eq!(ok.start_date.unwrap().millis, 5);
+        assert_eq!(ok.event_type.as_str(), "Walks");
+        for bad in [r"\/Date(5+0000)\/", "Date(5)", "/Date(5+0000)", "soon"] {
+            let err = decode_request::<Event>(&serde_json::json!({"startDate": bad})).unwrap_err();
+            assert!(
+                err.to_string().contains("Event.startDate: invalid date"),
+                "{bad}: {err}"
+            );
+            // An answer of the service is read leniently.
+            assert_eq!(
+                decode_value::<Event>(&serde_json::json!({"startDate": bad})).is_ok(),
+                bad == r"\/Date(5+0000)\/" || bad == "Date(5)"
+            );
         }
     }
 

@@ -22,14 +22,27 @@ use crate::ServiceDate;
 pub struct Shaped<'a, N> {
     node: Option<&'a N>,
     shape: &'static Shape,
+    strict: bool,
 }
 
 impl<'a, N: DecodeTarget> Shaped<'a, N> {
-    /// `node` (which must be an object) read as `shape`.
+    /// `node` (which must be an object) read as `shape`, as an answer of the service: dates
+    /// in any form [`ServiceDate::parse`] reads.
     pub fn new(node: &'a N, shape: &'static Shape) -> Self {
         Shaped {
             node: Some(node),
             shape,
+            strict: false,
+        }
+    }
+
+    /// `node` read as `shape`, as the service reads a request: dates only as the value
+    /// `/Date(ms[±hhmm])/` ([`ServiceDate::parse_json_string`]).
+    pub fn request(node: &'a N, shape: &'static Shape) -> Self {
+        Shaped {
+            node: Some(node),
+            shape,
+            strict: true,
         }
     }
 }
@@ -57,6 +70,7 @@ impl<N: DecodeTarget> Serialize for Shaped<'_, N> {
                     node: member.as_ref(),
                     field,
                     shape: self.shape.name,
+                    strict: self.strict,
                 },
             )?;
         }
@@ -69,31 +83,39 @@ struct Member<'a, N> {
     node: Option<&'a N>,
     field: &'a Field,
     shape: &'static str,
+    strict: bool,
 }
 
 impl<N: DecodeTarget> Serialize for Member<'_, N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let field = self.field;
         match (self.node, field.presence) {
-            (Some(node), _) => value(node, &field.kind, self.shape, field.name, serializer),
+            (Some(node), _) => value(
+                node,
+                &field.kind,
+                (self.shape, field.name, self.strict),
+                serializer,
+            ),
             (None, Presence::Optional) => serializer.serialize_none(),
-            (None, Presence::Default) => default::<N, S>(&field.kind, serializer),
+            (None, Presence::Default) => default::<N, S>(&field.kind, self.strict, serializer),
             (None, Presence::Required) => Err(bad(self.shape, field.name, "missing")),
         }
     }
 }
 
+/// Where a value stands (model and field, for messages) and whether dates are read strictly.
+type At = (&'static str, &'static str, bool);
+
 /// One item of a list.
 struct Item<'a, N> {
     node: &'a N,
     kind: &'a Kind,
-    shape: &'static str,
-    field: &'static str,
+    at: At,
 }
 
 impl<N: DecodeTarget> Serialize for Item<'_, N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        value(self.node, self.kind, self.shape, self.field, serializer)
+        value(self.node, self.kind, self.at, serializer)
     }
 }
 
@@ -108,10 +130,10 @@ fn whole(node: &impl DecodeTarget, min: f64, max: f64) -> Option<f64> {
 fn value<N: DecodeTarget, S: Serializer>(
     node: &N,
     kind: &Kind,
-    shape: &'static str,
-    field: &'static str,
+    at: At,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
+    let (shape, field, strict) = at;
     let text = || {
         node.string()
             .ok_or_else(|| bad::<S::Error>(shape, field, "expected a string"))
@@ -142,7 +164,12 @@ fn value<N: DecodeTarget, S: Serializer>(
         ),
         Kind::Date => {
             let text = text()?;
-            let date = ServiceDate::parse(&text).map_err(|_| {
+            let read = if strict {
+                ServiceDate::parse_json_string
+            } else {
+                ServiceDate::parse
+            };
+            let date = read(&text).map_err(|_| {
                 bad::<S::Error>(shape, field, &["invalid date \"", &text, "\""].concat())
             })?;
             N::serialize_date(date, serializer)
@@ -152,7 +179,12 @@ fn value<N: DecodeTarget, S: Serializer>(
             let text = text()?;
             serializer.serialize_str(canonical(&text).unwrap_or(&text))
         }
-        Kind::Struct(inner) => Shaped::new(node, inner).serialize(serializer),
+        Kind::Struct(inner) => Shaped {
+            node: Some(node),
+            shape: inner,
+            strict,
+        }
+        .serialize(serializer),
         Kind::List(item) => {
             let items = node
                 .items()
@@ -162,8 +194,7 @@ fn value<N: DecodeTarget, S: Serializer>(
                 seq.serialize_element(&Item {
                     node,
                     kind: item,
-                    shape,
-                    field,
+                    at,
                 })?;
             }
             seq.end()
@@ -172,7 +203,11 @@ fn value<N: DecodeTarget, S: Serializer>(
 }
 
 /// The value of a missing member with a default.
-fn default<N: DecodeTarget, S: Serializer>(kind: &Kind, serializer: S) -> Result<S::Ok, S::Error> {
+fn default<N: DecodeTarget, S: Serializer>(
+    kind: &Kind,
+    strict: bool,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     match kind {
         Kind::Text | Kind::DecimalText => serializer.serialize_str(""),
         Kind::Number => serializer.serialize_f64(0.0),
@@ -185,6 +220,7 @@ fn default<N: DecodeTarget, S: Serializer>(kind: &Kind, serializer: S) -> Result
         Kind::Struct(inner) => Shaped::<N> {
             node: None,
             shape: inner,
+            strict,
         }
         .serialize(serializer),
         Kind::List(_) => serializer.serialize_seq(Some(0))?.end(),

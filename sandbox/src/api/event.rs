@@ -36,7 +36,7 @@ pub fn parse_event(body: &[u8]) -> Result<Event, ApiError> {
             format!("The request body is not valid JSON: {e}"),
         )
     })?;
-    let event: Event = match fundraising_core::json::decode_value(value) {
+    let event: Event = match fundraising_core::json::decode_request(&value) {
         Ok(event) => event,
         // Decoded again only on failure, to name the member at fault.
         Err(e) => return Err(body_error(serde_json::from_slice(body).ok(), e)),
@@ -84,7 +84,7 @@ fn body_error(value: Option<Value>, error: fundraising_core::Error) -> ApiError 
     };
     for (name, member) in members {
         let single = Value::Object(Map::from_iter([(name.clone(), member)]));
-        if let Err(e) = fundraising_core::json::decode_value::<Event>(single) {
+        if let Err(e) = fundraising_core::json::decode_request::<Event>(&single) {
             return invalid(fundraising_core::Error::invalid_argument(&name, reason(e)));
         }
     }

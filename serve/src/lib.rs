@@ -1,0 +1,21 @@
+//! fundraising-serve: the one serving loop of the companion and of the sandbox's two
+//! listeners, so that slow or idle clients cannot starve them.
+//!
+//! [`serve`] runs an axum [`Router`](axum::Router) on a bound listener with hyper's HTTP/1
+//! connection builder and the [`Limits`]: a header-read timeout (hyper's own, with tokio's
+//! timer), an idle timeout on every socket read and write, a request timeout (tower's), a cap
+//! on open connections (the
+//! listener stops accepting at the cap) and graceful shutdown with a deadline after which the
+//! remaining connections are closed. [`shutdown_signal`] is the Ctrl-C / SIGTERM future both
+//! binaries pass to it.
+
+mod limits;
+mod server;
+mod signal;
+
+pub use limits::{
+    Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
+};
+pub use server::serve;
+pub use signal::shutdown_signal;

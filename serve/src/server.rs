@@ -1,0 +1,151 @@
+//! The serving loop: accept under the connection cap, serve each connection with hyper's
+//! HTTP/1 builder under the timeouts, and shut down gracefully within the deadline.
+
+use crate::limits::Limits;
+use axum::extract::ConnectInfo;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::Request;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinSet;
+use tokio_io_timeout::TimeoutStream;
+use tower::ServiceExt;
+
+/// Pause after an accept error other than a connection reset (e.g. out of file descriptors),
+/// so the loop does not spin while the condition lasts.
+const ACCEPT_ERROR_PAUSE: Duration = Duration::from_secs(1);
+
+/// Serves `router` on `listener` under `limits` until `shutdown` resolves, then stops
+/// accepting, lets the open connections finish for at most `limits.shutdown_timeout` and
+/// closes those still open.
+///
+/// Requests carry [`ConnectInfo<SocketAddr>`](ConnectInfo) with the peer's address, as with
+/// axum's `into_make_service_with_connect_info`. Returns once every connection is closed; an
+/// error only if the listener's address cannot be read.
+pub async fn serve<F>(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    shutdown: F,
+) -> io::Result<()>
+where
+    F: Future<Output = ()> + Send,
+{
+    let local = listener.local_addr()?;
+    let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout)
+        .keep_alive(true);
+    let graceful = GracefulShutdown::new();
+    let mut connections = JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let next = accept_under_cap(&listener, &permits);
+        tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            // Reap finished connections so the set holds only open ones.
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            (permit, accepted) = next => match accepted {
+                Ok((stream, peer)) => {
+                    let connection =
+                        serve_connection(&builder, &limits, &router, &graceful, stream, peer);
+                    connections.spawn(async move {
+                        if let Err(e) = connection.await {
+                            tracing::debug!(%peer, "connection closed: {e}");
+                        }
+                        drop(permit);
+                    });
+                }
+                Err(e) if is_connection_error(&e) => {}
+                Err(e) => {
+                    drop(permit);
+                    tracing::error!(%local, "accept failed: {e}; retrying in {ACCEPT_ERROR_PAUSE:?}");
+                    tokio::select! {
+                        () = &mut shutdown => break,
+                        () = tokio::time::sleep(ACCEPT_ERROR_PAUSE) => {}
+                    }
+                }
+            },
+        }
+    }
+    // New connections are refused from here on.
+    drop(listener);
+    let open = connections.len();
+    if open > 0 {
+        tracing::info!(%local, open, "waiting for open connections to finish");
+    }
+    if tokio::time::timeout(limits.shutdown_timeout, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            %local,
+            open = connections.len(),
+            deadline_ms = limits.shutdown_timeout.as_millis() as u64,
+            "shutdown deadline passed: closing the remaining connections"
+        );
+    }
+    // Aborts whatever is left and waits until every connection task is gone.
+    connections.shutdown().await;
+    Ok(())
+}
+
+/// Waits for a free connection slot, then for the next connection. At the cap nothing is
+/// accepted: new clients wait in the backlog, and no descriptor is spent on them.
+async fn accept_under_cap(
+    listener: &TcpListener,
+    permits: &Arc<Semaphore>,
+) -> (OwnedSemaphorePermit, io::Result<(TcpStream, SocketAddr)>) {
+    let permit = Arc::clone(permits)
+        .acquire_owned()
+        .await
+        .expect("the connection semaphore is never closed");
+    (permit, listener.accept().await)
+}
+
+/// One connection: the socket under the idle timeout, hyper's HTTP/1 under the header-read
+/// timeout, each request handed to the router with the peer's address under the request
+/// timeout (past it the service fails and hyper closes the connection); watched by `graceful`.
+fn serve_connection(
+    builder: &http1::Builder,
+    limits: &Limits,
+    router: &Router,
+    graceful: &GracefulShutdown,
+    stream: TcpStream,
+    peer: SocketAddr,
+) -> impl Future<Output = Result<(), hyper::Error>> + Send + 'static {
+    let _ = stream.set_nodelay(true);
+    let mut io = TimeoutStream::new(stream);
+    io.set_read_timeout(Some(limits.idle_timeout));
+    io.set_write_timeout(Some(limits.idle_timeout));
+    let router = tower::timeout::Timeout::new(router.clone(), limits.request_timeout);
+    let service = service_fn(move |mut request: Request<Incoming>| {
+        request.extensions_mut().insert(ConnectInfo(peer));
+        router.clone().oneshot(request)
+    });
+    graceful.watch(builder.serve_connection(TokioIo::new(Box::pin(io)), service))
+}
+
+/// Errors of one incoming connection (the client went away before it was accepted), as
+/// opposed to errors of the listener.
+fn is_connection_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+    )
+}

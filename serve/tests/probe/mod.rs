@@ -1,0 +1,211 @@
+//! Blocking probes of a server binary under slow and idle clients, on 127.0.0.1: the child
+//! process (its announced addresses, signals, exit, open descriptors) and raw TCP clients that
+//! stay silent, trickle their headers, send half a request or make one whole request. Every
+//! wait has a deadline.
+//!
+//! Shared by the slow-client tests of the companion and of the sandbox (`#[path]`), which
+//! start their real binaries; kept here, next to the serving loop they exercise.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// A server binary running as a child process; killed when dropped.
+pub struct Server {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Server {
+    /// Starts `command` (stdout piped, stderr inherited).
+    pub fn start(mut command: Command) -> Server {
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the binary");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Server { child, lines }
+    }
+
+    /// The address in the first stdout line `{prefix}http://HOST:PORT` (waits up to 60 s).
+    pub fn address(&self, prefix: &str) -> SocketAddr {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no line {prefix:?}"));
+            if let Some(url) = line.strip_prefix(prefix) {
+                let host_port = url
+                    .trim()
+                    .trim_start_matches("http://")
+                    .trim_end_matches('/');
+                return host_port.parse().expect("HOST:PORT");
+            }
+        }
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends `signal` (`TERM`, `INT`) with kill(1).
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(self.pid().to_string())
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill -{signal}");
+    }
+
+    /// The exit status, waiting at most `limit`; `None` if still running then.
+    pub fn exit_within(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// How many descriptors the process has open (Linux: `/proc/PID/fd`).
+    pub fn open_descriptors(&self) -> Option<usize> {
+        std::fs::read_dir(format!("/proc/{}/fd", self.pid()))
+            .ok()
+            .map(|entries| entries.count())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One whole `GET path` on a new connection (`Connection: close`); the answer as text. Panics
+/// if it takes more than 10 s.
+pub fn get(addr: SocketAddr, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut answer = Vec::new();
+    stream
+        .read_to_end(&mut answer)
+        .expect("an answer within 10 s");
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// `n` connections that never send a byte.
+pub fn silent(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
+    (0..n)
+        .map(|_| TcpStream::connect(addr).expect("connect"))
+        .collect()
+}
+
+/// A connection that sent `bytes` (e.g. half a request) and then nothing.
+pub fn sent(addr: SocketAddr, bytes: &[u8]) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.write_all(bytes).expect("send");
+    stream
+}
+
+/// Whether the server closes `stream` (end of stream or reset) within `limit`; bytes it sends
+/// first (an error answer) are skipped.
+pub fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
+    let deadline = Instant::now() + limit;
+    let mut buf = [0u8; 1024];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        stream.set_read_timeout(Some(left)).expect("timeout");
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                return false
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+/// The start of a request to `path` whose head never ends (for [`trickle`]: header bytes).
+pub fn endless_head(path: &str) -> String {
+    format!("GET {path} HTTP/1.1\r\nX-Slow: ")
+}
+
+/// `n` clients that send `start` and then one byte (`a`) every `every`, never finishing, for at
+/// most `limit`. The thread returns how long each connection stayed open (`limit` for one the
+/// server did not close) and how many bytes were trickled in all.
+pub fn trickle(
+    addr: SocketAddr,
+    start: &str,
+    n: usize,
+    every: Duration,
+    limit: Duration,
+) -> JoinHandle<(Vec<Duration>, usize)> {
+    let mut streams: Vec<Option<TcpStream>> =
+        (0..n).map(|_| Some(sent(addr, start.as_bytes()))).collect();
+    for stream in streams.iter().flatten() {
+        stream.set_nonblocking(true).expect("nonblocking");
+    }
+    std::thread::spawn(move || {
+        let started = Instant::now();
+        let mut open_for = vec![limit; n];
+        let mut trickled = 0;
+        while started.elapsed() < limit && streams.iter().any(Option::is_some) {
+            for (i, slot) in streams.iter_mut().enumerate() {
+                let Some(stream) = slot else { continue };
+                let mut buf = [0u8; 256];
+                let closed = match stream.read(&mut buf) {
+                    Ok(0) => true,
+                    Ok(_) => false,
+                    Err(e) => e.kind() != ErrorKind::WouldBlock,
+                } || match stream.write(b"a") {
+                    Ok(_) => {
+                        trickled += 1;
+                        false
+                    }
+                    Err(e) => e.kind() != ErrorKind::WouldBlock,
+                };
+                if closed {
+                    open_for[i] = started.elapsed();
+                    *slot = None;
+                }
+            }
+            // The trickle's pace (not a synchronisation).
+            std::thread::sleep(every);
+        }
+        (open_for, trickled)
+    })
+}
