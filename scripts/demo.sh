@@ -17,7 +17,7 @@ cargo build --release -p fundraising-sandbox -p fundraising-companion
 
 mkdir -p .run
 config=.run/sandbox.toml
-write_sandbox_config "$config" "http://127.0.0.1:$companion_port/"
+write_sandbox_config "$config" "http://127.0.0.1:$companion_port/" test-routes
 
 pids=()
 cleanup() {

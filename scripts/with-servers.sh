@@ -37,7 +37,7 @@ export FUNDRAISING_COMPANION_URL="http://127.0.0.1:$companion_port"
 export WASM_BINDGEN_TEST_ADDRESS="127.0.0.1:$runner_port"
 export WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION=1
 
-write_sandbox_config "$run_dir/sandbox.toml" "$FUNDRAISING_COMPANION_URL/"
+write_sandbox_config "$run_dir/sandbox.toml" "$FUNDRAISING_COMPANION_URL/" test-routes
 
 pids=()
 cleanup() {

@@ -14,6 +14,7 @@ use web_sys::AbortSignal;
 
 use crate::auth::Transaction;
 use crate::auth::{Auth, AuthConfig, PopupSignIn, Session};
+use crate::donation::{wait_for_donation, WaitOptions};
 use crate::event::event_from_js;
 use crate::http::{send_with_retry, HttpRequest, HttpResponse};
 use crate::options::{self, CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
@@ -153,13 +154,18 @@ impl FundraisingClient {
         } else {
             ResourceApi::new(&options.app_id, &options.base_url)?
         };
-        let auth = Auth::new(AuthConfig::from_options(&options), timeout_ms, bff);
+        let auth = Auth::new(
+            &options.app_id,
+            AuthConfig::from_options(&options),
+            timeout_ms,
+            bff,
+        );
         // A redirect sign-in abandoned earlier in this tab leaves its PKCE verifier behind.
         Transaction::remove_expired();
         Ok(FundraisingClient {
             inner: Rc::new(Inner {
                 api,
-                auth: Rc::new(auth),
+                auth,
                 timeout_ms,
             }),
         })
@@ -362,6 +368,54 @@ impl FundraisingClient {
                 .event_pages(event_id, options.page, options.page_size, options.signal)
                 .await
         })
+    }
+
+    /// Waits for the donation of `reference` (the donor back from the simple donation
+    /// integration) to reach a final status (`Accepted`, `Rejected`, `Cancelled` or
+    /// `Refunded`), polling with backoff and jitter through 404 and `Pending`; resolves with
+    /// the donation. Rejects with `timeout` after `timeoutMs`, `aborted` on the signal.
+    #[wasm_bindgen(js_name = waitForDonation, unchecked_return_type = "Promise<Donation>")]
+    pub fn wait_for_donation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "WaitOptions")] options: Option<Object>,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        let options = options::read::<WaitOptions>(options_value(options));
+        promise(async move {
+            let options = options?;
+            let reference = text_argument(&reference, "reference")?;
+            validate::path_segment("reference", &reference)?;
+            wait_for_donation(inner, reference, options).await
+        })
+    }
+
+    /// Listens for `sessionchange` (`event.detail`: `{reason, session}`; `reason` is
+    /// `signin`, `refresh`, `signout` or `expired`). Fires on sign-in, refresh, sign-out
+    /// (here or in another tab of this origin) and a session the companion no longer holds.
+    #[wasm_bindgen(js_name = addEventListener)]
+    pub fn add_event_listener(
+        &self,
+        #[wasm_bindgen(js_name = type, unchecked_param_type = "\"sessionchange\"")] kind: &str,
+        #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent<SessionChange>) => void")]
+        listener: &js_sys::Function,
+    ) {
+        if let Some(target) = self.inner.auth.events() {
+            let _ = target.add_event_listener_with_callback(kind, listener);
+        }
+    }
+
+    /// Stops a listener added with `addEventListener`.
+    #[wasm_bindgen(js_name = removeEventListener)]
+    pub fn remove_event_listener(
+        &self,
+        #[wasm_bindgen(js_name = type, unchecked_param_type = "\"sessionchange\"")] kind: &str,
+        #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent<SessionChange>) => void")]
+        listener: &js_sys::Function,
+    ) {
+        if let Some(target) = self.inner.auth.events() {
+            let _ = target.remove_event_listener_with_callback(kind, listener);
+        }
     }
 
     /// Every FundraisingPageSummary of the event, page after page, as an async iterator

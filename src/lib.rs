@@ -6,6 +6,7 @@
 mod auth;
 mod client;
 mod convert;
+mod donation;
 mod error;
 mod error_body;
 mod event;
@@ -19,6 +20,7 @@ mod typescript;
 
 pub use auth::{Auth, PopupSignIn, Profile, Session, SignInRequest};
 pub use client::FundraisingClient;
+pub use donation::WaitOptions;
 pub use error::Error;
 pub use options::{CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
 pub use pages::EventPagesIterator;

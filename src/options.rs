@@ -1,8 +1,8 @@
 //! The options objects of the JS API, read by serde-wasm-bindgen; their TypeScript
 //! declarations are derived from these types.
 
-use fundraising_core::shape::TypeScript;
-use serde::{Deserialize, Deserializer};
+use fundraising_core::shape::{Record, TypeScript};
+use serde::Deserializer;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
@@ -10,7 +10,7 @@ use crate::convert::from_js;
 use crate::Error;
 
 /// Options of `new FundraisingClient(options)`.
-#[derive(Debug, Clone, Deserialize, TypeScript)]
+#[derive(Debug, Clone, Record, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct ClientOptions {
@@ -34,7 +34,7 @@ pub struct ClientOptions {
 }
 
 /// The last argument of every call.
-#[derive(Debug, Clone, Default, Deserialize, TypeScript)]
+#[derive(Debug, Clone, Default, Record, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct CallOptions {
@@ -44,7 +44,7 @@ pub struct CallOptions {
 }
 
 /// Options of `getEventPages`.
-#[derive(Debug, Clone, Default, Deserialize, TypeScript)]
+#[derive(Debug, Clone, Default, Record, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct PageOptions {
@@ -58,7 +58,7 @@ pub struct PageOptions {
 }
 
 /// Options of `eventPages`.
-#[derive(Debug, Clone, Default, Deserialize, TypeScript)]
+#[derive(Debug, Clone, Default, Record, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct PagesOptions {
@@ -70,7 +70,7 @@ pub struct PagesOptions {
 }
 
 /// Options of `signInWithPopup` and `signInWithRedirect`.
-#[derive(Debug, Clone, Default, Deserialize, TypeScript)]
+#[derive(Debug, Clone, Default, Record, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct SignInOptions {
@@ -90,7 +90,9 @@ pub struct SignInOptions {
 }
 
 /// An `AbortSignal` member, kept as the JS object it is (`serde_wasm_bindgen::preserve`).
-fn signal<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<AbortSignal>, D::Error> {
+pub(crate) fn signal<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<AbortSignal>, D::Error> {
     let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);

@@ -8,7 +8,7 @@ use fundraising_core::shape::Declared;
 use wasm_bindgen::prelude::*;
 
 use crate::options::{CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
-use crate::Session;
+use crate::{Session, WaitOptions};
 
 macro_rules! declare {
     ($($ty:ty),* $(,)?) => {
@@ -45,7 +45,11 @@ declare!(
     SignInOptions,
     Session,
     Profile,
+    WaitOptions,
 );
+
+#[wasm_bindgen(typescript_custom_section)]
+const SESSION_CHANGE: &str = crate::auth::SESSION_CHANGE_TS;
 
 #[wasm_bindgen(typescript_custom_section)]
 const ERRORS: &str = crate::error::ERROR_TS;

@@ -286,3 +286,44 @@ async fn sign_in_without_configuration_is_invalid_argument() {
         "invalid_argument"
     );
 }
+
+#[wasm_bindgen_test]
+fn abandoned_redirect_sign_ins_are_removed_when_the_package_next_runs() {
+    let storage = web_sys::window()
+        .unwrap()
+        .session_storage()
+        .unwrap()
+        .unwrap();
+    let entry = |state: &str, age_ms: f64| {
+        [
+            r#"{"state":""#,
+            state,
+            r#"","nonce":"n","codeVerifier":""#,
+            &"v".repeat(43),
+            r#"","redirectUri":"http://127.0.0.1/","returnPath":null,"createdAt":"#,
+            &(js_sys::Date::now() - age_ms).to_string(),
+            "}",
+        ]
+        .concat()
+    };
+    let key = |state: &str| ["fundraising-client:signin:", state].concat();
+    storage
+        .set_item(&key("abandoned"), &entry("abandoned", 11.0 * 60_000.0))
+        .unwrap();
+    storage.set_item(&key("unreadable"), "{not json").unwrap();
+    storage
+        .set_item(&key("fresh"), &entry("fresh", 1_000.0))
+        .unwrap();
+    storage.set_item("someone-else", "kept").unwrap();
+
+    let _client = signing_client();
+    assert_eq!(storage.get_item(&key("abandoned")).unwrap(), None);
+    assert_eq!(storage.get_item(&key("unreadable")).unwrap(), None);
+    assert!(storage.get_item(&key("fresh")).unwrap().is_some());
+    assert_eq!(
+        storage.get_item("someone-else").unwrap().as_deref(),
+        Some("kept")
+    );
+    storage.remove_item(&key("fresh")).unwrap();
+    storage.remove_item("someone-else").unwrap();
+}

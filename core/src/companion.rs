@@ -8,6 +8,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::shape::Record;
+
 use crate::pkce::CodeVerifier;
 use crate::Error;
 
@@ -109,7 +111,7 @@ impl TokenRequest {
 }
 
 /// Who signed in, from the validated id_token.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, crate::shape::TypeScript)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Record, crate::shape::TypeScript)]
 pub struct Profile {
     /// The user's stable identifier (`sub`).
     pub sub: String,
@@ -123,7 +125,7 @@ pub struct Profile {
 ///
 /// In token-mediating mode it carries the short-lived access token; in BFF mode the token
 /// stays on the server and `accessToken` is absent. The refresh token is never in it.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Record)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenAnswer {
     /// The access token (Bearer); absent in BFF mode.
@@ -168,7 +170,7 @@ pub struct SessionState {
 }
 
 /// The companion's error answer: a stable machine-readable `error` code and a message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Record)]
 pub struct ErrorBody {
     /// Stable code, e.g. `session_expired`.
     pub error: String,

@@ -11,6 +11,7 @@
 extern crate self as fundraising_core;
 
 pub mod authorize;
+pub mod backoff;
 pub mod callback;
 pub mod companion;
 pub mod date;

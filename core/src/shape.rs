@@ -4,7 +4,7 @@
 
 use crate::ServiceDate;
 
-pub use fundraising_core_derive::{Model, TypeScript};
+pub use fundraising_core_derive::{Model, Record, TypeScript};
 
 /// What a field holds, and so how its JSON member is read.
 #[derive(Debug, Clone, Copy)]
@@ -82,6 +82,31 @@ pub trait HasKind {
 pub trait Declared {
     /// The declaration, e.g. `export interface Campaign { ... }`.
     const TS: &'static str;
+}
+
+/// The seed of every `#[derive(Record)]`: a member name as its index in the record's list of
+/// names (`usize::MAX` for a member the record does not have). One implementation serves every
+/// record, instead of an identifier visitor per type.
+pub struct FieldIndex(pub &'static [&'static str]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for FieldIndex {
+    type Value = usize;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl serde::de::Visitor<'_> for FieldIndex {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<usize, E> {
+        Ok(self.0.iter().position(|n| *n == name).unwrap_or(usize::MAX))
+    }
 }
 
 macro_rules! kinds {

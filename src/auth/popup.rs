@@ -7,7 +7,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, BroadcastChannel, Window};
 
-use serde::{Deserialize, Serialize};
+use fundraising_core::shape::Record;
+use serde::Serialize;
 
 use super::SignInRequest;
 use crate::convert::{from_js, to_js};
@@ -31,7 +32,7 @@ extern "C" {
 
 /// How the wait for the pop-up ended, as `src/js/popup.js` resolves: `outcome` is
 /// `callback` (with the `url`), `aborted`, `timeout` or `closed`.
-#[derive(Deserialize)]
+#[derive(Record)]
 struct Outcome {
     outcome: String,
     url: Option<String>,

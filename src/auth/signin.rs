@@ -2,7 +2,7 @@
 //! access token with its single-flight refresh.
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use fundraising_core::callback;
 use fundraising_core::companion::TokenRequest;
@@ -11,6 +11,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
+use super::events::{Reason, SessionEvents};
 use super::popup::{self, PopupSignIn};
 use super::transaction::Transaction;
 use super::{AuthConfig, Companion, Session, SignInRequest};
@@ -36,16 +37,53 @@ pub struct Auth {
     bff: bool,
     session: RefCell<Option<Session>>,
     flight: RefCell<Option<Flight>>,
+    events: SessionEvents,
+    this: Weak<Auth>,
 }
 
 impl Auth {
-    pub(crate) fn new(config: Result<AuthConfig, Error>, timeout_ms: u32, bff: bool) -> Self {
-        Auth {
+    pub(crate) fn new(
+        app_id: &str,
+        config: Result<AuthConfig, Error>,
+        timeout_ms: u32,
+        bff: bool,
+    ) -> Rc<Self> {
+        Rc::new_cyclic(|this: &Weak<Auth>| Auth {
             config,
             timeout_ms,
             bff,
             session: RefCell::new(None),
             flight: RefCell::new(None),
+            events: SessionEvents::new(app_id, this.clone()),
+            this: this.clone(),
+        })
+    }
+
+    /// The target of the `sessionchange` event.
+    pub(crate) fn events(&self) -> Option<&web_sys::EventTarget> {
+        self.events.target()
+    }
+
+    /// Keeps `session` and tells the page why it changed.
+    fn set_session(&self, session: Option<Session>, reason: Reason) {
+        *self.session.borrow_mut() = session;
+        self.events.dispatch(reason, self.session.borrow().as_ref());
+    }
+
+    /// Another tab of this origin signed in or out.
+    pub(crate) fn on_other_tab(&self, kind: &str) {
+        match kind {
+            "signout" if self.session.borrow().is_some() => {
+                self.flight.borrow_mut().take();
+                self.set_session(None, Reason::SignOut);
+            }
+            "signin" if self.session.borrow().is_none() && self.config.is_ok() => {
+                // Picked up through the companion's session cookie.
+                if let Some(auth) = self.this.upgrade() {
+                    let _ = auth.flight();
+                }
+            }
+            _ => {}
         }
     }
 
@@ -99,7 +137,8 @@ impl Auth {
             redirect_uri: request.redirect_uri.clone(),
         };
         let session = self.companion()?.exchange(&exchange, signal).await?;
-        *self.session.borrow_mut() = Some(session.clone());
+        self.set_session(Some(session.clone()), Reason::SignIn);
+        self.events.tell_other_tabs(Reason::SignIn);
         Ok(session)
     }
 
@@ -169,7 +208,8 @@ impl Auth {
             redirect_uri: transaction.redirect_uri,
         };
         let session = self.companion()?.exchange(&exchange, None).await?;
-        *self.session.borrow_mut() = Some(session.clone());
+        self.set_session(Some(session.clone()), Reason::SignIn);
+        self.events.tell_other_tabs(Reason::SignIn);
         Ok(Some(session))
     }
 
@@ -232,9 +272,19 @@ impl Auth {
                 Ok(companion) => companion.refresh(None).await,
                 Err(e) => Err(e),
             };
+            let had_session = auth.session.borrow().is_some();
             match &outcome {
-                Ok(session) => *auth.session.borrow_mut() = Some(session.clone()),
-                Err(Error::Companion { status: 401, .. }) => *auth.session.borrow_mut() = None,
+                Ok(session) => {
+                    let reason = if had_session {
+                        Reason::Refresh
+                    } else {
+                        Reason::SignIn
+                    };
+                    auth.set_session(Some(session.clone()), reason);
+                }
+                Err(Error::Companion { status: 401, .. }) if had_session => {
+                    auth.set_session(None, Reason::Expired)
+                }
                 Err(_) => {}
             }
             *slot.borrow_mut() = Some(outcome);
@@ -248,7 +298,8 @@ impl Auth {
 
     /// Forgets the session here and the refresh token at the companion.
     pub async fn sign_out(&self) -> Result<(), Error> {
-        self.session.borrow_mut().take();
+        self.set_session(None, Reason::SignOut);
+        self.events.tell_other_tabs(Reason::SignOut);
         self.companion()?.logout().await
     }
 }

@@ -1,7 +1,8 @@
 //! The redirect flow's pending sign-in, kept in `sessionStorage` across the navigation.
 //! Abandoned ones (older than [`MAX_AGE_MS`]) are removed the next time the package runs.
 
-use serde::{Deserialize, Serialize};
+use fundraising_core::shape::Record;
+use serde::Serialize;
 use web_sys::Storage;
 
 use super::SignInRequest;
@@ -15,7 +16,7 @@ const KEY_PREFIX: &str = "fundraising-client:signin:";
 pub(crate) const MAX_AGE_MS: f64 = 10.0 * 60.0 * 1000.0;
 
 /// What the redirect flow needs back on the home page.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Record)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Transaction {
     pub state: String,

@@ -41,9 +41,9 @@ pub(crate) async fn send_with_retry(
 /// How long to wait before retry number `attempt` (0-based): `Retry-After` (seconds or an
 /// HTTP date) when given, else `BASE * 2^attempt` scaled by a jitter in [0.5, 1).
 fn delay_ms(attempt: u32, retry_after: Option<&str>, random: f64) -> u32 {
-    let wanted = retry_after
-        .and_then(retry_after_ms)
-        .unwrap_or_else(|| BASE_DELAY_MS * f64::from(1u32 << attempt) * (0.5 + random / 2.0));
+    let wanted = retry_after.and_then(retry_after_ms).unwrap_or_else(|| {
+        fundraising_core::backoff::delay_ms(attempt, BASE_DELAY_MS, MAX_DELAY_MS, random)
+    });
     wanted.clamp(0.0, MAX_DELAY_MS) as u32
 }
 

@@ -292,6 +292,7 @@ struct Attrs {
     rename: Option<String>,
     skip: bool,
     default: bool,
+    deserialize_with: Option<String>,
     decimal_text: bool,
     input: bool,
 }
@@ -321,6 +322,7 @@ impl Attrs {
                         Some("rename") => out.rename = value,
                         Some("skip") => out.skip = true,
                         Some("default") => out.default = true,
+                        Some("deserialize_with") => out.deserialize_with = value,
                         _ => {}
                     }
                     Ok(())
@@ -341,4 +343,121 @@ impl Attrs {
         }
         Ok(out)
     }
+}
+
+/// A serde `Deserialize` for a record (a struct of named fields), table-driven: member names
+/// are matched by one seed shared by every record (`fundraising_core::shape::FieldIndex`), so
+/// each type carries only its list of names and one match arm per field, without
+/// serde_derive's per-type identifier visitor and sequence form. Reads `rename_all`, `rename`,
+/// `default` and `deserialize_with`; an `Option` field may be missing; unknown members are
+/// skipped; of a repeated member the last one counts.
+#[proc_macro_derive(Record, attributes(serde))]
+pub fn derive_record(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    record(&input).unwrap_or_else(|e| e.to_compile_error().into())
+}
+
+fn record(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let name = &input.ident;
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new_spanned(name, "only structs can be derived"));
+    };
+    let Fields::Named(named) = &data.fields else {
+        return Err(syn::Error::new_spanned(
+            name,
+            "only named fields are supported",
+        ));
+    };
+    let container = Attrs::read(&input.attrs)?;
+    let (_, ty_generics, where_clause) = input.generics.split_for_impl();
+    if !input.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &input.generics,
+            "generics are not supported",
+        ));
+    }
+    let mut names = Vec::new();
+    let mut slots = Vec::new();
+    let mut arms = Vec::new();
+    let mut inits = Vec::new();
+    for (index, field) in named.named.iter().enumerate() {
+        let attrs = Attrs::read(&field.attrs)?;
+        let ident = field.ident.as_ref().expect("named field");
+        let rust_name = ident.to_string();
+        let rust_name = rust_name.trim_start_matches("r#");
+        let js_name = match (&attrs.rename, container.rename_all.as_deref()) {
+            (Some(rename), _) => rename.clone(),
+            (None, Some("camelCase")) => camel_case(rust_name),
+            (None, _) => rust_name.to_owned(),
+        };
+        let slot = quote::format_ident!("__slot{}", index);
+        let ty = &field.ty;
+        slots.push(
+            quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;),
+        );
+        let read = match &attrs.deserialize_with {
+            Some(path) => {
+                let path: syn::ExprPath = syn::parse_str(path)?;
+                quote! {{
+                    struct __With(#ty);
+                    impl<'de> ::serde::Deserialize<'de> for __With {
+                        fn deserialize<__D: ::serde::Deserializer<'de>>(
+                            deserializer: __D,
+                        ) -> ::core::result::Result<Self, __D::Error> {
+                            #path(deserializer).map(__With)
+                        }
+                    }
+                    ::serde::de::MapAccess::next_value::<__With>(&mut map)?.0
+                }}
+            }
+            None => quote!(::serde::de::MapAccess::next_value::<#ty>(&mut map)?),
+        };
+        arms.push(quote!(#index => #slot = ::core::option::Option::Some(#read),));
+        let init = if option_inner(ty).is_some() {
+            quote!(#ident: #slot.flatten(),)
+        } else if attrs.default {
+            quote!(#ident: #slot.unwrap_or_default(),)
+        } else {
+            quote!(#ident: #slot.ok_or_else(|| <__A::Error as ::serde::de::Error>::missing_field(#js_name))?,)
+        };
+        inits.push(init);
+        names.push(js_name);
+    }
+    let type_name = name.to_string();
+    Ok(quote! {
+        impl<'de> ::serde::Deserialize<'de> for #name #ty_generics #where_clause {
+            fn deserialize<__D: ::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                const NAMES: &[&str] = &[#(#names),*];
+                struct __Visitor;
+                impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+                    type Value = #name;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str("an object")
+                    }
+                    fn visit_map<__A: ::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: __A,
+                    ) -> ::core::result::Result<#name, __A::Error> {
+                        #(#slots)*
+                        while let ::core::option::Option::Some(index) = ::serde::de::MapAccess::next_key_seed(
+                            &mut map,
+                            ::fundraising_core::shape::FieldIndex(NAMES),
+                        )? {
+                            match index {
+                                #(#arms)*
+                                _ => {
+                                    ::serde::de::MapAccess::next_value::<::serde::de::IgnoredAny>(&mut map)?;
+                                }
+                            }
+                        }
+                        ::core::result::Result::Ok(#name { #(#inits)* })
+                    }
+                }
+                ::serde::Deserializer::deserialize_struct(deserializer, #type_name, NAMES, __Visitor)
+            }
+        }
+    }
+    .into())
 }

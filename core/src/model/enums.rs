@@ -112,6 +112,17 @@ string_enum! {
     }
 }
 
+impl DonationStatus {
+    /// True for a status a donation keeps: `Accepted`, `Rejected`, `Cancelled` or `Refunded`
+    /// (not `Pending`, nor a value this version does not know).
+    pub fn is_final(&self) -> bool {
+        matches!(
+            self,
+            Self::Accepted | Self::Rejected | Self::Cancelled | Self::Refunded
+        )
+    }
+}
+
 string_enum! {
     /// Donation `source`: where the donation came from.
     DonationSource {
@@ -199,6 +210,17 @@ mod tests {
         assert_eq!(other, CampaignStatus::Other("Archived".into()));
         assert!(!other.is_known());
         assert_eq!(serde_json::to_string(&other).unwrap(), r#""Archived""#);
+    }
+
+    #[test]
+    fn final_statuses() {
+        let finals: Vec<&str> = DonationStatus::KNOWN
+            .iter()
+            .copied()
+            .filter(|s| DonationStatus::from_wire(s).is_final())
+            .collect();
+        assert_eq!(finals, ["Accepted", "Rejected", "Cancelled", "Refunded"]);
+        assert!(!DonationStatus::from_wire("On hold").is_final());
     }
 
     #[test]

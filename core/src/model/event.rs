@@ -2,13 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::shape::Model;
+use crate::shape::{Model, Record};
 
 use super::EventType;
 use crate::ServiceDate;
 
 /// An event to create (the request body). Check it with [`crate::validate::event`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Record, Model)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct Event {
