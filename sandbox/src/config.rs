@@ -223,9 +223,12 @@ impl Config {
 
     fn check(&self) -> Result<()> {
         for (i, app) in self.applications.iter().enumerate() {
-            if app.app_id.is_empty() || app.app_id.contains(['/', ':', ' ']) {
+            // `/` and spaces cannot stand in the `{appId}` path segment; `:` can, and the
+            // token endpoint reads it from the form-urlencoded Basic credentials (RFC 6749
+            // §2.3.1).
+            if app.app_id.is_empty() || app.app_id.contains(['/', ' ']) {
                 return Err(SandboxError::Config(format!(
-                    "app_id {:?} must be non-empty and contain no '/', ':' or space",
+                    "app_id {:?} must be non-empty and contain no '/' or space",
                     app.app_id
                 )));
             }

@@ -1,13 +1,13 @@
 //! In-memory state of the identity server: pending authorisation requests, login sessions,
 //! authorisation codes, access tokens and refresh-token chains.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
+use fundraising_core::pkce::{challenge_s256, CodeVerifier};
 use rand::RngCore;
-use sha2::{Digest, Sha256};
 
 /// How long an authorisation code can be redeemed, in milliseconds.
 pub const CODE_LIFETIME_MS: i64 = 60_000;
@@ -19,6 +19,19 @@ pub const REFRESH_TOKEN_LIFETIME_MS: i64 = 30 * 24 * 3600 * 1000;
 pub const SESSION_LIFETIME_MS: i64 = 8 * 3600 * 1000;
 /// How long the user has to log in and consent, in milliseconds (15 minutes).
 pub const REQUEST_LIFETIME_MS: i64 = 15 * 60 * 1000;
+/// Most pending authorisation requests kept; the oldest is evicted beyond this.
+pub const MAX_PENDING_REQUESTS: usize = 1000;
+/// Wrong passwords one pending authorisation request accepts; the next ends the request.
+pub const MAX_LOGIN_FAILURES_PER_REQUEST: u32 = 5;
+/// Wrong passwords in a row an account accepts before it is locked for a while.
+pub const LOGIN_FAILURES_BEFORE_LOCK: u32 = 5;
+/// The first lock-out of an account, in milliseconds; each further wrong password after a
+/// lock-out doubles it, up to [`LOGIN_LOCK_MAX_MS`].
+pub const LOGIN_LOCK_FIRST_MS: i64 = 30_000;
+/// The longest lock-out of an account, in milliseconds (15 minutes).
+pub const LOGIN_LOCK_MAX_MS: i64 = 15 * 60 * 1000;
+/// Most accounts whose wrong passwords are tracked (the least recently failed is forgotten).
+pub const MAX_TRACKED_ACCOUNTS: usize = 1000;
 
 /// A fresh unguessable token: 32 random bytes, base64url.
 pub fn random_token() -> String {
@@ -27,13 +40,10 @@ pub fn random_token() -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
-/// Whether `verifier` is a well-formed PKCE verifier whose S256 transform is `challenge`.
+/// Whether `verifier` is a well-formed PKCE verifier (core's RFC 7636 rule) whose S256
+/// transform is `challenge`.
 pub fn pkce_matches(verifier: &str, challenge: &str) -> bool {
-    let well_formed = (43..=128).contains(&verifier.len())
-        && verifier
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b));
-    well_formed && URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) == challenge
+    CodeVerifier::new(verifier).is_ok() && challenge_s256(verifier) == challenge
 }
 
 /// A checked authorisation request waiting for login and consent.
@@ -68,6 +78,18 @@ pub struct Grant {
     pub nonce: String,
     /// When the user logged in (seconds since the epoch).
     pub auth_time: i64,
+}
+
+impl AuthorizationRequest {
+    /// Bytes of text the request holds (what a pending request costs in memory).
+    pub fn text_len(&self) -> usize {
+        self.client_id.len()
+            + self.redirect_uri.len()
+            + self.scopes.iter().map(String::len).sum::<usize>()
+            + self.state.as_ref().map_or(0, String::len)
+            + self.nonce.len()
+            + self.code_challenge.as_ref().map_or(0, String::len)
+    }
 }
 
 impl Grant {
@@ -123,6 +145,45 @@ struct AccessEntry {
 }
 
 #[derive(Debug)]
+struct PendingEntry {
+    request: AuthorizationRequest,
+    expires_ms: i64,
+    seq: u64,
+    failed_logins: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct AccountFailures {
+    /// Wrong passwords in a row.
+    count: u32,
+    /// Until when the account refuses every password (milliseconds since the epoch).
+    locked_until_ms: i64,
+    /// When the last wrong password came (for forgetting the least recent account).
+    last_ms: i64,
+}
+
+/// What a login attempt may do, decided before the password is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoginGate {
+    /// Check the password.
+    Open,
+    /// The account is locked for this many more milliseconds; refuse without checking.
+    Locked {
+        /// Milliseconds until the lock-out ends.
+        remaining_ms: i64,
+    },
+}
+
+/// What a wrong password led to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoginFailure {
+    /// The pending request has had too many wrong passwords and was ended.
+    pub request_ended: bool,
+    /// The account is now locked for this many milliseconds.
+    pub account_locked_ms: Option<i64>,
+}
+
+#[derive(Debug)]
 struct SessionEntry {
     user_email: String,
     auth_time: i64,
@@ -131,7 +192,11 @@ struct SessionEntry {
 
 #[derive(Debug, Default)]
 struct Inner {
-    requests: HashMap<String, (AuthorizationRequest, i64)>,
+    requests: HashMap<String, PendingEntry>,
+    /// Pending request ids by age (insertion sequence), for evicting the oldest.
+    request_order: BTreeMap<u64, String>,
+    next_seq: u64,
+    accounts: HashMap<String, AccountFailures>,
     sessions: HashMap<String, SessionEntry>,
     codes: HashMap<String, CodeEntry>,
     access: HashMap<String, AccessEntry>,
@@ -140,11 +205,26 @@ struct Inner {
 
 impl Inner {
     fn prune(&mut self, now: i64) {
-        self.requests.retain(|_, (_, expires)| *expires > now);
+        let order = &mut self.request_order;
+        self.requests.retain(|_, p| {
+            let live = p.expires_ms > now;
+            if !live {
+                order.remove(&p.seq);
+            }
+            live
+        });
+        self.accounts
+            .retain(|_, a| a.locked_until_ms > now || now - a.last_ms < LOGIN_LOCK_MAX_MS);
         self.sessions.retain(|_, s| s.expires_ms > now);
         self.codes.retain(|_, c| c.expires_ms > now);
         self.access.retain(|_, a| a.info.expires_at_ms > now);
         self.refresh.retain(|_, r| r.expires_ms > now);
+    }
+
+    fn remove_request(&mut self, id: &str) -> Option<PendingEntry> {
+        let entry = self.requests.remove(id)?;
+        self.request_order.remove(&entry.seq);
+        Some(entry)
     }
 
     fn revoke_chain(&mut self, chain: &str) {
@@ -197,6 +277,7 @@ impl std::fmt::Debug for GrantStore {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         f.debug_struct("GrantStore")
             .field("pending_requests", &inner.requests.len())
+            .field("tracked_accounts", &inner.accounts.len())
             .field("sessions", &inner.sessions.len())
             .field("codes", &inner.codes.len())
             .field("access_tokens", &inner.access.len())
@@ -213,22 +294,117 @@ impl GrantStore {
     }
 
     /// Keeps a checked authorisation request until login and consent; returns its id.
+    /// Beyond [`MAX_PENDING_REQUESTS`] the oldest pending request is forgotten.
     pub fn start_request(&self, request: AuthorizationRequest, now: i64) -> String {
         let id = random_token();
-        self.lock(now)
-            .requests
-            .insert(id.clone(), (request, now + REQUEST_LIFETIME_MS));
+        let mut inner = self.lock(now);
+        let seq = inner.next_seq;
+        inner.next_seq += 1;
+        inner.requests.insert(
+            id.clone(),
+            PendingEntry {
+                request,
+                expires_ms: now + REQUEST_LIFETIME_MS,
+                seq,
+                failed_logins: 0,
+            },
+        );
+        inner.request_order.insert(seq, id.clone());
+        while inner.requests.len() > MAX_PENDING_REQUESTS {
+            let Some((_, oldest)) = inner.request_order.pop_first() else {
+                break;
+            };
+            inner.requests.remove(&oldest);
+        }
         id
     }
 
     /// The pending request with this id.
     pub fn request(&self, id: &str, now: i64) -> Option<AuthorizationRequest> {
-        self.lock(now).requests.get(id).map(|(r, _)| r.clone())
+        self.lock(now).requests.get(id).map(|p| p.request.clone())
     }
 
     /// Removes and returns the pending request (after the user's decision).
     pub fn finish_request(&self, id: &str, now: i64) -> Option<AuthorizationRequest> {
-        self.lock(now).requests.remove(id).map(|(r, _)| r)
+        self.lock(now).remove_request(id).map(|p| p.request)
+    }
+
+    /// How many authorisation requests are pending and the bytes of text they hold.
+    pub fn pending_requests(&self, now: i64) -> (usize, usize) {
+        let inner = self.lock(now);
+        let bytes = inner
+            .requests
+            .iter()
+            .map(|(id, p)| id.len() + p.request.text_len())
+            .sum();
+        (inner.requests.len(), bytes)
+    }
+
+    /// How many accounts have wrong passwords tracked (at most [`MAX_TRACKED_ACCOUNTS`]).
+    pub fn tracked_accounts(&self, now: i64) -> usize {
+        self.lock(now).accounts.len()
+    }
+
+    /// Whether a password may be checked for `account` now (a known user's email).
+    pub fn login_gate(&self, account: &str, now: i64) -> LoginGate {
+        let key = account.to_ascii_lowercase();
+        match self.lock(now).accounts.get(&key) {
+            Some(a) if a.locked_until_ms > now => LoginGate::Locked {
+                remaining_ms: a.locked_until_ms - now,
+            },
+            _ => LoginGate::Open,
+        }
+    }
+
+    /// Counts a wrong password against the pending request `id` and, when the name is a
+    /// known user's (`account`), against that account, locking it with a growing backoff.
+    pub fn login_failed(&self, id: &str, account: Option<&str>, now: i64) -> LoginFailure {
+        let mut inner = self.lock(now);
+        let mut request_ended = false;
+        if let Some(pending) = inner.requests.get_mut(id) {
+            pending.failed_logins += 1;
+            if pending.failed_logins >= MAX_LOGIN_FAILURES_PER_REQUEST {
+                inner.remove_request(id);
+                request_ended = true;
+            }
+        }
+        let account_locked_ms = account.and_then(|account| {
+            let key = account.to_ascii_lowercase();
+            if !inner.accounts.contains_key(&key) && inner.accounts.len() >= MAX_TRACKED_ACCOUNTS {
+                let oldest = inner
+                    .accounts
+                    .iter()
+                    .min_by_key(|(_, a)| a.last_ms)
+                    .map(|(k, _)| k.clone());
+                if let Some(oldest) = oldest {
+                    inner.accounts.remove(&oldest);
+                }
+            }
+            let entry = inner.accounts.entry(key).or_insert(AccountFailures {
+                count: 0,
+                locked_until_ms: 0,
+                last_ms: now,
+            });
+            entry.count += 1;
+            entry.last_ms = now;
+            (entry.count >= LOGIN_FAILURES_BEFORE_LOCK).then(|| {
+                let doublings = (entry.count - LOGIN_FAILURES_BEFORE_LOCK).min(16);
+                let lock = (LOGIN_LOCK_FIRST_MS << doublings).min(LOGIN_LOCK_MAX_MS);
+                entry.locked_until_ms = now + lock;
+                lock
+            })
+        });
+        LoginFailure {
+            request_ended,
+            account_locked_ms,
+        }
+    }
+
+    /// Forgets the wrong passwords of an account after a successful login.
+    pub fn login_succeeded(&self, account: &str, now: i64) {
+        self.lock(now)
+            .accounts
+            .remove(&account.to_ascii_lowercase());
     }
 
     /// Starts a login session for the user; returns the cookie value.
@@ -271,7 +447,8 @@ impl GrantStore {
 
     /// Redeems a code: checks client, redirect_uri and PKCE verifier, then issues tokens.
     ///
-    /// A second use of a code fails and revokes the tokens issued for its first use.
+    /// A second use of a code by its own client fails and revokes the tokens issued for its
+    /// first use; another client's code is refused and changes nothing.
     /// The error is the `error_description` of an `invalid_grant` answer.
     pub fn exchange_code(
         &self,
@@ -286,15 +463,16 @@ impl GrantStore {
             .codes
             .get_mut(code)
             .ok_or("the authorization code is unknown or has expired")?;
+        // The client comes first: another client's code, used or not, changes nothing.
+        if entry.grant.client_id != client_id {
+            return Err("the authorization code was issued to another client");
+        }
         if entry.used {
             let chain = entry.chain.clone();
             if let Some(chain) = chain {
                 inner.revoke_chain(&chain);
             }
             return Err("the authorization code has already been used");
-        }
-        if entry.grant.client_id != client_id {
-            return Err("the authorization code was issued to another client");
         }
         if entry.grant.redirect_uri != redirect_uri {
             return Err("redirect_uri differs from the one of the authorization request");
@@ -358,5 +536,40 @@ impl GrantStore {
             .access
             .get(access_token)
             .map(|a| a.info.clone())
+    }
+
+    /// Revokes a token of `client_id` (RFC 7009): a refresh token ends its whole chain (every
+    /// refresh and access token descending from the same code), an access token ends itself.
+    /// `hint` (`refresh_token` or `access_token`) only orders the search. An unknown token, or
+    /// one issued to another client, changes nothing. Returns whether something was revoked.
+    pub fn revoke(&self, token: &str, client_id: &str, hint: Option<&str>, now: i64) -> bool {
+        let mut inner = self.lock(now);
+        let refresh_chain = |inner: &Inner| {
+            inner
+                .refresh
+                .get(token)
+                .filter(|r| r.grant.client_id == client_id)
+                .map(|r| r.chain.clone())
+        };
+        let access_owned = |inner: &Inner| {
+            inner
+                .access
+                .get(token)
+                .is_some_and(|a| a.info.client_id == client_id)
+        };
+        let access_first = hint == Some("access_token");
+        if access_first && access_owned(&inner) {
+            inner.access.remove(token);
+            return true;
+        }
+        if let Some(chain) = refresh_chain(&inner) {
+            inner.revoke_chain(&chain);
+            return true;
+        }
+        if !access_first && access_owned(&inner) {
+            inner.access.remove(token);
+            return true;
+        }
+        false
     }
 }

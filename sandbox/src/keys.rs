@@ -1,13 +1,13 @@
-//! The RSA key that signs id_tokens, its JWKS form, and RS256 JWT signing.
+//! The RSA key that signs id_tokens and its JWKS form. Signing is `jsonwebtoken`'s (RS256,
+//! `kid` in the header), the crate the companion validates the tokens with.
 
 use std::fmt;
 use std::path::Path;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use rsa::pkcs1v15;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use rsa::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
-use rsa::signature::{SignatureEncoding, Signer};
 use rsa::traits::PublicKeyParts;
 use rsa::RsaPrivateKey;
 use serde_json::{json, Value};
@@ -22,6 +22,7 @@ pub const KEY_FILE: &str = "signing-key.pem";
 #[derive(Clone)]
 pub struct SigningKey {
     private: RsaPrivateKey,
+    encoding: EncodingKey,
     kid: String,
 }
 
@@ -39,14 +40,27 @@ impl SigningKey {
     pub fn generate() -> Result<Self> {
         let private = RsaPrivateKey::new(&mut rand::rngs::OsRng, 2048)
             .map_err(|e| SandboxError::Key(e.to_string()))?;
-        Ok(Self::from_private(private))
+        let pem = private
+            .to_pkcs8_pem(LineEnding::LF)
+            .map_err(|e| SandboxError::Key(e.to_string()))?;
+        Self::from_pem(&pem)
     }
 
     /// Reads a PKCS#8 PEM private key.
     pub fn from_pem(pem: &str) -> Result<Self> {
         let private =
             RsaPrivateKey::from_pkcs8_pem(pem).map_err(|e| SandboxError::Key(e.to_string()))?;
-        Ok(Self::from_private(private))
+        let encoding = EncodingKey::from_rsa_pem(pem.as_bytes())
+            .map_err(|e| SandboxError::Key(e.to_string()))?;
+        let (n, e) = public_parts(&private);
+        // RFC 7638 thumbprint: members in lexicographic order, no spaces.
+        let canonical = format!(r#"{{"e":"{e}","kty":"RSA","n":"{n}"}}"#);
+        let kid = URL_SAFE_NO_PAD.encode(Sha256::digest(canonical.as_bytes()));
+        Ok(Self {
+            private,
+            encoding,
+            kid,
+        })
     }
 
     /// The key as PKCS#8 PEM.
@@ -89,14 +103,6 @@ impl SigningKey {
         std::fs::rename(&tmp, path).map_err(io)
     }
 
-    fn from_private(private: RsaPrivateKey) -> Self {
-        let (n, e) = public_parts(&private);
-        // RFC 7638 thumbprint: members in lexicographic order, no spaces.
-        let canonical = format!(r#"{{"e":"{e}","kty":"RSA","n":"{n}"}}"#);
-        let kid = URL_SAFE_NO_PAD.encode(Sha256::digest(canonical.as_bytes()));
-        Self { private, kid }
-    }
-
     /// The key id (`kid`), the RFC 7638 thumbprint of the public key.
     pub fn kid(&self) -> &str {
         &self.kid
@@ -110,17 +116,12 @@ impl SigningKey {
         }] })
     }
 
-    /// Signs the claims as a compact RS256 JWT.
+    /// Signs the claims as a compact RS256 JWT with `kid` in the header.
     pub fn sign_jwt(&self, claims: &Value) -> Result<String> {
-        let header = json!({ "alg": "RS256", "typ": "JWT", "kid": self.kid });
-        let input = format!(
-            "{}.{}",
-            URL_SAFE_NO_PAD.encode(serde_json::to_vec(&header)?),
-            URL_SAFE_NO_PAD.encode(serde_json::to_vec(claims)?)
-        );
-        let signer = pkcs1v15::SigningKey::<Sha256>::new(self.private.clone());
-        let signature = signer.sign(input.as_bytes()).to_vec();
-        Ok(format!("{input}.{}", URL_SAFE_NO_PAD.encode(signature)))
+        let mut header = Header::new(Algorithm::RS256);
+        header.kid = Some(self.kid.clone());
+        jsonwebtoken::encode(&header, claims, &self.encoding)
+            .map_err(|e| SandboxError::Key(e.to_string()))
     }
 }
 

@@ -20,9 +20,15 @@ pub use config::{
 };
 pub use error::{Result, SandboxError};
 pub use grants::{
-    AccessInfo, GrantStore, ACCESS_TOKEN_LIFETIME_SECS, CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS,
+    AccessInfo, GrantStore, LoginFailure, LoginGate, ACCESS_TOKEN_LIFETIME_SECS, CODE_LIFETIME_MS,
+    LOGIN_FAILURES_BEFORE_LOCK, LOGIN_LOCK_FIRST_MS, LOGIN_LOCK_MAX_MS,
+    MAX_LOGIN_FAILURES_PER_REQUEST, MAX_PENDING_REQUESTS, MAX_TRACKED_ACCOUNTS,
+    REFRESH_TOKEN_LIFETIME_MS,
 };
-pub use identity::{identity_app, OAuthError, JWKS_PATH, SESSION_COOKIE};
+pub use identity::{
+    identity_app, OAuthError, JWKS_PATH, MAX_AUTHORIZE_PARAM_LEN, MAX_TOKEN_BODY_BYTES,
+    REVOCATION_PATH, SESSION_COOKIE,
+};
 pub use keys::{SigningKey, KEY_FILE};
 pub use state::{Sandbox, DEFAULT_ISSUER, DEFAULT_PUBLIC_BASE_URL};
 pub use store::{

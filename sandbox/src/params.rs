@@ -30,6 +30,11 @@ impl Params {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Every `(name, value)` pair, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
     /// Whether `name` occurs.
     pub fn contains(&self, name: &str) -> bool {
         self.0.iter().any(|(n, _)| n == name)

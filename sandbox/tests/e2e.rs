@@ -391,3 +391,97 @@ async fn config_file_token_delay_and_restart() {
         .expect("pages");
     assert_eq!(pages.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn login_csrf_headers_revocation_and_json_errors_over_http() {
+    // A public issuer other than the bound address: a same-origin form is recognised by Host.
+    let server = start(&["--issuer", "https://id.example"]);
+    let http = client();
+    let challenge = challenge(VERIFIER);
+    let query = serde_urlencoded::to_string([
+        ("client_id", "demo-app"),
+        ("response_type", "code"),
+        ("scope", "openid profile offline_access"),
+        ("redirect_uri", HOME),
+        ("nonce", "e2e-nonce"),
+        ("code_challenge", challenge.as_str()),
+        ("code_challenge_method", "S256"),
+    ])
+    .expect("query");
+    let discovery: Value = serde_json::from_str(
+        &http
+            .get(format!(
+                "{}/.well-known/openid-configuration",
+                server.identity
+            ))
+            .send()
+            .await
+            .expect("discovery")
+            .text()
+            .await
+            .expect("body"),
+    )
+    .expect("JSON");
+    assert_eq!(
+        discovery["revocation_endpoint"],
+        "https://id.example/connect/revocation"
+    );
+    let authorize = http
+        .get(format!("{}/connect/authorize?{query}", server.identity))
+        .send()
+        .await
+        .expect("authorize");
+    let login_page = http
+        .get(format!("{}{}", server.identity, location(&authorize)))
+        .send()
+        .await
+        .expect("login page");
+    let headers = login_page.headers().clone();
+    assert!(headers
+        .get("content-security-policy")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("default-src 'none'")));
+    assert_eq!(headers.get("x-frame-options").expect("XFO"), "DENY");
+    assert_eq!(
+        headers.get("x-content-type-options").expect("nosniff"),
+        "nosniff"
+    );
+    let request = hidden(&login_page.text().await.expect("html"), "request");
+    let form = form_body(&[
+        ("request", &request),
+        ("username", "demo@example.org"),
+        ("password", "demo-password"),
+    ]);
+    let post = |origin: &str| {
+        http.post(format!("{}/connect/login", server.identity))
+            .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header("origin", origin)
+            .body(form.clone())
+            .send()
+    };
+    let cross = post("http://evil.example").await.expect("cross-site login");
+    assert_eq!(cross.status(), StatusCode::FORBIDDEN);
+    assert!(cross.headers().get(SET_COOKIE).is_none());
+    let same = post(&server.identity).await.expect("same-origin login");
+    assert_eq!(same.status(), StatusCode::SEE_OTHER);
+
+    // Revocation answers 200 for an unknown token; the token endpoint answers JSON to GET.
+    let revoked = http
+        .post(format!("{}/connect/revocation", server.identity))
+        .header(AUTHORIZATION, common::basic("demo-app", "demo-secret"))
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(form_body(&[("token", "never-issued")]))
+        .send()
+        .await
+        .expect("revocation");
+    assert_eq!(revoked.status(), StatusCode::OK);
+    let wrong_method = http
+        .get(format!("{}/connect/token", server.identity))
+        .send()
+        .await
+        .expect("GET token");
+    assert_eq!(wrong_method.status(), StatusCode::METHOD_NOT_ALLOWED);
+    let body: Value =
+        serde_json::from_str(&wrong_method.text().await.expect("body")).expect("JSON");
+    assert_eq!(body["error"], "invalid_request");
+}

@@ -705,3 +705,670 @@ async fn unknown_paths_are_404() {
     let reply = call(&t.identity(), get("/nothing-here")).await;
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
 }
+
+// ---------------------------------------------------------------- issue 11: standard crates
+
+#[tokio::test]
+async fn id_tokens_validate_with_jsonwebtoken_by_kid() {
+    use jsonwebtoken::{decode, decode_header, jwk::JwkSet, Algorithm, DecodingKey, Validation};
+    let t = open_default();
+    let app = t.identity();
+    let code = code(&app, &authorize_uri(&[])).await;
+    let answer = exchange(&app, &code, Some(VERIFIER)).await.json();
+    let id_token = answer["id_token"].as_str().expect("id_token");
+    let header = decode_header(id_token).expect("header");
+    assert_eq!(header.alg, Algorithm::RS256);
+    let kid = header.kid.expect("kid in the header");
+    assert_eq!(kid, test_key().kid());
+    let jwks: JwkSet =
+        serde_json::from_str(&call(&app, get("/.well-known/jwks.json")).await.body).expect("JWKS");
+    let jwk = jwks.find(&kid).expect("the token's key in the JWKS");
+    let mut validation = Validation::new(Algorithm::RS256);
+    validation.set_audience(&["demo-app"]);
+    validation.set_issuer(&[t.sandbox.issuer()]);
+    let claims = decode::<serde_json::Value>(
+        id_token,
+        &DecodingKey::from_jwk(jwk).expect("key"),
+        &validation,
+    )
+    .expect("a valid RS256 id_token")
+    .claims;
+    assert_eq!(claims["nonce"], "nonce-456");
+}
+
+/// RFC 6749 appendix B: `application/x-www-form-urlencoded` of one value.
+fn form_encode(value: &str) -> String {
+    url::form_urlencoded::byte_serialize(value.as_bytes()).collect()
+}
+
+fn odd_credentials_config() -> Config {
+    Config::from_toml(
+        r#"
+[[applications]]
+app_id = "ünï:app%+1"
+secret = "s:3 c%+rét"
+home_page = "http://127.0.0.1:7001/cb"
+
+[[applications]]
+app_id = "raw%+app-é"
+secret = "p:a ss%2B+wörd"
+home_page = "http://127.0.0.1:7002/cb"
+
+[[users]]
+email = "demo@example.org"
+password = "demo-password"
+name = "Demo Fundraiser"
+"#,
+    )
+    .expect("config")
+}
+
+/// 400 `invalid_grant` (the client was authenticated) or 401 `invalid_client`.
+async fn authenticated(app: &axum::Router, auth: &str) -> bool {
+    let reply = call(
+        app,
+        token_request(
+            Some(auth),
+            &[
+                ("grant_type", "refresh_token"),
+                ("refresh_token", "not-a-token"),
+                ("redirect_uri", "http://127.0.0.1:7002/cb"),
+            ],
+        ),
+    )
+    .await;
+    match reply.json()["error"].as_str() {
+        Some("invalid_grant") => true,
+        Some("invalid_client") => {
+            assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+            false
+        }
+        other => panic!("unexpected {other:?}: {}", reply.body),
+    }
+}
+
+#[tokio::test]
+async fn basic_credentials_are_form_urlencoded_as_rfc6749_says_and_raw_still_works() {
+    let t = open(odd_credentials_config());
+    let app = t.identity();
+    // A whole code flow for an id holding ':', '%', '+' and non-ASCII and a secret holding
+    // ':', ' ', '%', '+' and non-ASCII, encoded as a certified RP library does.
+    let (id, secret, home) = ("ünï:app%+1", "s:3 c%+rét", "http://127.0.0.1:7001/cb");
+    let code = code(
+        &app,
+        &authorize_uri(&[("client_id", Some(id)), ("redirect_uri", Some(home))]),
+    )
+    .await;
+    let encoded = basic(&form_encode(id), &form_encode(secret));
+    assert!(encoded.len() > 6);
+    let reply = call(
+        &app,
+        token_request(
+            Some(&encoded),
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", &code),
+                ("redirect_uri", home),
+                ("code_verifier", VERIFIER),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.json()["token_type"], "Bearer");
+
+    // The second application, encoded and raw (its id has no ':', so the raw form can carry it).
+    let (id, secret) = ("raw%+app-é", "p:a ss%2B+wörd");
+    assert!(authenticated(&app, &basic(&form_encode(id), &form_encode(secret))).await);
+    assert!(authenticated(&app, &basic(id, secret)).await);
+    // A wrong secret stays invalid_client in both forms.
+    for wrong in ["p:a ss%2B+wörd!", "p:a ss+ wörd", "p:a ss%2B%2Bwörd"] {
+        assert!(!authenticated(&app, &basic(&form_encode(id), &form_encode(wrong))).await);
+        assert!(!authenticated(&app, &basic(id, wrong)).await, "{wrong}");
+    }
+    assert!(!authenticated(&app, &basic(&form_encode("ünï:app%+1"), secret)).await);
+}
+
+// ---------------------------------------------------------------- issue 13.2: revocation
+
+async fn revoke(app: &axum::Router, auth: Option<&str>, pairs: &[(&str, &str)]) -> Reply {
+    let mut request = token_request(auth, pairs);
+    *request.uri_mut() = "/connect/revocation".parse().expect("uri");
+    call(app, request).await
+}
+
+fn live(t: &TestSandbox, access_token: &str) -> bool {
+    t.sandbox
+        .grants()
+        .access(access_token, t.sandbox.clock().now_millis())
+        .is_some()
+}
+
+async fn tokens(app: &axum::Router) -> (String, String) {
+    let code = code(app, &authorize_uri(&[])).await;
+    let answer = exchange(app, &code, Some(VERIFIER)).await.json();
+    (
+        answer["access_token"].as_str().expect("at").to_owned(),
+        answer["refresh_token"].as_str().expect("rt").to_owned(),
+    )
+}
+
+#[tokio::test]
+async fn revocation_is_listed_and_ends_a_refresh_chain_or_one_access_token() {
+    let t = open(two_app_config());
+    let app = t.identity();
+    let doc = call(&app, get("/.well-known/openid-configuration"))
+        .await
+        .json();
+    assert_eq!(
+        doc["revocation_endpoint"],
+        format!("{}/connect/revocation", t.sandbox.issuer())
+    );
+    let demo = basic("demo-app", "demo-secret");
+
+    // A refresh token: its whole chain ends (the rotated tokens too).
+    let (at1, rt1) = tokens(&app).await;
+    let second = refresh(&app, &rt1).await.json();
+    let at2 = second["access_token"].as_str().expect("at2").to_owned();
+    let rt2 = second["refresh_token"].as_str().expect("rt2").to_owned();
+    let reply = revoke(
+        &app,
+        Some(&demo),
+        &[("token", &rt2), ("token_type_hint", "refresh_token")],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.header("cache-control").as_deref(), Some("no-store"));
+    assert!(!live(&t, &at1) && !live(&t, &at2));
+    assert_eq!(refresh(&app, &rt2).await.json()["error"], "invalid_grant");
+
+    // An access token (with no hint): that token ends, the chain's refresh token still works.
+    let (at, rt) = tokens(&app).await;
+    let reply = revoke(&app, Some(&demo), &[("token", &at)]).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(!live(&t, &at));
+    assert_eq!(refresh(&app, &rt).await.status, StatusCode::OK);
+
+    // A wrong hint does not stop the search.
+    let (at, rt) = tokens(&app).await;
+    let reply = revoke(
+        &app,
+        Some(&demo),
+        &[("token", &rt), ("token_type_hint", "access_token")],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(!live(&t, &at));
+}
+
+#[tokio::test]
+async fn revoking_an_unknown_or_foreign_token_answers_200_and_changes_nothing() {
+    let t = open(two_app_config());
+    let app = t.identity();
+    let (at, rt) = tokens(&app).await;
+    let other = basic("other-app", "other-secret");
+    for token in [at.as_str(), rt.as_str(), "never-issued"] {
+        let reply = revoke(&app, Some(&other), &[("token", token)]).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    }
+    assert!(live(&t, &at));
+    assert_eq!(refresh(&app, &rt).await.status, StatusCode::OK);
+
+    // The token endpoint's client authentication and RFC 6749 errors.
+    let no_client = revoke(&app, None, &[("token", &at)]).await;
+    assert_eq!(no_client.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(no_client.json()["error"], "invalid_client");
+    let wrong = revoke(&app, Some(&basic("demo-app", "nope")), &[("token", &at)]).await;
+    assert_eq!(wrong.json()["error"], "invalid_client");
+    let missing = revoke(&app, Some(&basic("demo-app", "demo-secret")), &[]).await;
+    assert_eq!(missing.status, StatusCode::BAD_REQUEST);
+    assert_eq!(missing.json()["error"], "invalid_request");
+    assert!(live(&t, &at));
+    let get_it = call(&app, get("/connect/revocation")).await;
+    assert_eq!(get_it.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(get_it.json()["error"], "invalid_request");
+}
+
+// ---------------------------------------------------------------- issue 13.3: bounded growth
+
+#[tokio::test]
+async fn authorize_parameters_are_capped() {
+    let t = open_default();
+    let app = t.identity();
+    let cap = fundraising_sandbox::MAX_AUTHORIZE_PARAM_LEN;
+    let long = "x".repeat(cap + 1);
+    let at_cap = "y".repeat(cap);
+    // A long state: invalid_request, and the state is not echoed.
+    let reply = call(&app, get(&authorize_uri(&[("state", Some(&long))]))).await;
+    assert_eq!(reply.status, StatusCode::FOUND);
+    let q = query_of(&reply.location());
+    assert_eq!(q["error"], "invalid_request");
+    assert!(q["error_description"].contains("state"), "{q:?}");
+    assert!(!q.contains_key("state"));
+    // Any other long parameter, known or not: invalid_request with the state.
+    for name in ["nonce", "scope", "code_challenge", "prompt", "anything"] {
+        let reply = call(&app, get(&authorize_uri(&[(name, Some(&long))]))).await;
+        let q = query_of(&reply.location());
+        assert_eq!(q["error"], "invalid_request", "{name}");
+        assert!(q["error_description"].contains(name), "{q:?}");
+        assert_eq!(q["state"], "state-123");
+    }
+    // An untrusted one is the error page.
+    for name in ["client_id", "redirect_uri"] {
+        let reply = call(&app, get(&authorize_uri(&[(name, Some(&long))]))).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{name}");
+        assert!(reply.header("location").is_none());
+        assert!(reply.body.contains("longer than"), "{}", reply.body);
+    }
+    // At the cap it is accepted.
+    let reply = call(
+        &app,
+        get(&authorize_uri(&[
+            ("state", Some(&at_cap)),
+            ("nonce", Some(&at_cap)),
+        ])),
+    )
+    .await;
+    assert!(reply.location().starts_with("/connect/login?"));
+}
+
+#[tokio::test]
+async fn a_flood_of_authorize_calls_keeps_pending_requests_bounded() {
+    let t = open_default();
+    let app = t.identity();
+    let cap = fundraising_sandbox::MAX_AUTHORIZE_PARAM_LEN;
+    let max = fundraising_sandbox::MAX_PENDING_REQUESTS;
+    let now = || t.sandbox.clock().now_millis();
+    // Oversized ones store nothing.
+    let huge = "h".repeat(16 * 1024);
+    for _ in 0..200 {
+        let reply = call(
+            &app,
+            get(&authorize_uri(&[
+                ("state", Some(&huge)),
+                ("nonce", Some(&huge)),
+            ])),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::FOUND);
+    }
+    assert_eq!(t.sandbox.grants().pending_requests(now()).0, 0);
+    // The largest accepted ones: the count stops at the cap, the oldest is evicted.
+    let state = "s".repeat(cap);
+    let nonce = "n".repeat(cap);
+    let mut first = None;
+    let mut last = String::new();
+    for _ in 0..max + 300 {
+        let reply = call(
+            &app,
+            get(&authorize_uri(&[
+                ("state", Some(&state)),
+                ("nonce", Some(&nonce)),
+            ])),
+        )
+        .await;
+        last = reply.location();
+        first.get_or_insert_with(|| last.clone());
+    }
+    let (count, bytes) = t.sandbox.grants().pending_requests(now());
+    assert_eq!(count, max);
+    assert!(bytes <= max * (2 * cap + 512), "{bytes} bytes");
+    let oldest = call(&app, get(&first.expect("first"))).await;
+    assert_eq!(oldest.status, StatusCode::BAD_REQUEST);
+    // The newest one still completes.
+    let request = query_of(&last)["request"].clone();
+    let login = call(
+        &app,
+        post_form(
+            "/connect/login",
+            &[
+                ("request", &request),
+                ("username", "demo@example.org"),
+                ("password", "demo-password"),
+            ],
+            None,
+        ),
+    )
+    .await;
+    assert_eq!(login.status, StatusCode::SEE_OTHER, "{}", login.body);
+    let allow = call(
+        &app,
+        post_form(
+            "/connect/consent",
+            &[("request", &request), ("allow", "1")],
+            Some(&cookie_of(&login)),
+        ),
+    )
+    .await;
+    let q = query_of(&allow.location());
+    assert_eq!(q["state"], state);
+    let reply = exchange(&app, &q["code"], Some(VERIFIER)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+}
+
+// ---------------------------------------------------------------- issue 13.4
+
+#[tokio::test]
+async fn another_clients_used_code_is_invalid_grant_and_revokes_nothing() {
+    let t = open(two_app_config());
+    let app = t.identity();
+    let code = code(&app, &authorize_uri(&[])).await;
+    let first = exchange(&app, &code, Some(VERIFIER)).await.json();
+    let at = first["access_token"].as_str().expect("at").to_owned();
+    let rt = first["refresh_token"].as_str().expect("rt").to_owned();
+    let foreign = call(
+        &app,
+        token_request(
+            Some(&basic("other-app", "other-secret")),
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", &code),
+                ("redirect_uri", "http://127.0.0.1:9999/callback"),
+                ("code_verifier", VERIFIER),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(foreign.status, StatusCode::BAD_REQUEST);
+    assert_eq!(foreign.json()["error"], "invalid_grant");
+    assert!(live(&t, &at));
+    assert_eq!(refresh(&app, &rt).await.status, StatusCode::OK);
+}
+
+// ---------------------------------------------------------------- issue 13.5: login pages
+
+fn login_form(
+    request: &str,
+    username: &str,
+    password: &str,
+) -> axum::http::Request<axum::body::Body> {
+    post_form(
+        "/connect/login",
+        &[
+            ("request", request),
+            ("username", username),
+            ("password", password),
+        ],
+        None,
+    )
+}
+
+async fn new_request(app: &axum::Router) -> String {
+    let reply = call(app, get(&authorize_uri(&[]))).await;
+    query_of(&reply.location())["request"].clone()
+}
+
+#[tokio::test]
+async fn a_cross_site_login_or_consent_post_is_refused() {
+    let t = open_default();
+    let sandbox = t.sandbox.clone().with_issuer("http://id.example:9");
+    let app = fundraising_sandbox::identity_app(sandbox);
+    let request = new_request(&app).await;
+    let with = |headers: &[(&str, &str)]| {
+        let mut r = login_form(&request, "demo@example.org", "demo-password");
+        for (n, v) in headers {
+            r.headers_mut().insert(
+                axum::http::HeaderName::from_bytes(n.as_bytes()).expect("name"),
+                v.parse().expect("value"),
+            );
+        }
+        r
+    };
+    for headers in [
+        vec![("origin", "http://evil.example")],
+        vec![("origin", "null")],
+        vec![
+            ("origin", "http://id.example:9"),
+            ("sec-fetch-site", "cross-site"),
+        ],
+        vec![("sec-fetch-site", "same-site")],
+        vec![("origin", "http://evil.example"), ("host", "id.example:9")],
+    ] {
+        let reply = call(&app, with(&headers)).await;
+        assert_eq!(reply.status, StatusCode::FORBIDDEN, "{headers:?}");
+        assert!(reply.header("set-cookie").is_none());
+        assert!(reply.body.contains("another site"), "{}", reply.body);
+    }
+    // The identity server's own page: by Sec-Fetch-Site, by the issuer's origin, or by Host.
+    for headers in [
+        vec![("sec-fetch-site", "same-origin")],
+        vec![("origin", "http://id.example:9")],
+        vec![
+            ("origin", "http://127.0.0.1:5555"),
+            ("host", "127.0.0.1:5555"),
+        ],
+    ] {
+        let request = new_request(&app).await;
+        let mut r = login_form(&request, "demo@example.org", "demo-password");
+        for (n, v) in &headers {
+            r.headers_mut().insert(
+                axum::http::HeaderName::from_bytes(n.as_bytes()).expect("name"),
+                v.parse().expect("value"),
+            );
+        }
+        let reply = call(&app, r).await;
+        assert_eq!(reply.status, StatusCode::SEE_OTHER, "{headers:?}");
+    }
+    // Consent too.
+    let (cookie, consent) = login(&app, &authorize_uri(&[])).await;
+    let request = query_of(&consent)["request"].clone();
+    let mut r = post_form(
+        "/connect/consent",
+        &[("request", &request), ("allow", "1")],
+        Some(&cookie),
+    );
+    r.headers_mut()
+        .insert("origin", "http://evil.example".parse().expect("value"));
+    assert_eq!(call(&app, r).await.status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn wrong_passwords_end_the_request_and_lock_the_account_with_backoff() {
+    let t = open_default();
+    let app = t.identity();
+    let per_request = fundraising_sandbox::MAX_LOGIN_FAILURES_PER_REQUEST;
+    let request = new_request(&app).await;
+    for _ in 1..per_request {
+        let reply = call(&app, login_form(&request, "demo@example.org", "nope")).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert!(reply.body.contains("not correct"));
+    }
+    let last = call(&app, login_form(&request, "demo@example.org", "nope")).await;
+    assert_eq!(last.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        last.body.contains("Too many wrong passwords"),
+        "{}",
+        last.body
+    );
+    // The request is over, even with the right password.
+    let after = call(
+        &app,
+        login_form(&request, "demo@example.org", "demo-password"),
+    )
+    .await;
+    assert_eq!(after.status, StatusCode::BAD_REQUEST);
+    assert!(after.header("set-cookie").is_none());
+
+    // The account is locked: a fresh request with the right password is refused too.
+    let request = new_request(&app).await;
+    let locked = call(
+        &app,
+        login_form(&request, "DEMO@example.org", "demo-password"),
+    )
+    .await;
+    assert_eq!(locked.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(locked.header("set-cookie").is_none());
+    assert!(
+        locked.body.contains("try again in 30 seconds"),
+        "{}",
+        locked.body
+    );
+    // After the lock-out the right password works, and clears the count.
+    t.sandbox.clock().advance(Duration::from_millis(
+        fundraising_sandbox::LOGIN_LOCK_FIRST_MS as u64 + 1,
+    ));
+    let ok = call(
+        &app,
+        login_form(&request, "demo@example.org", "demo-password"),
+    )
+    .await;
+    assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
+
+    // Backoff: lock again, then one more wrong password after it doubles the lock-out.
+    for _ in 0..fundraising_sandbox::LOGIN_FAILURES_BEFORE_LOCK {
+        let request = new_request(&app).await;
+        call(&app, login_form(&request, "demo@example.org", "nope")).await;
+    }
+    t.sandbox.clock().advance(Duration::from_millis(
+        fundraising_sandbox::LOGIN_LOCK_FIRST_MS as u64 + 1,
+    ));
+    let request = new_request(&app).await;
+    let doubled = call(&app, login_form(&request, "demo@example.org", "nope")).await;
+    assert_eq!(doubled.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        doubled.body.contains("try again in 60 seconds"),
+        "{}",
+        doubled.body
+    );
+
+    // Unknown names count against the request but track no account.
+    let request = new_request(&app).await;
+    for i in 0..per_request {
+        call(
+            &app,
+            login_form(&request, &format!("who{i}@example.org"), "x"),
+        )
+        .await;
+    }
+    let ended = call(
+        &app,
+        login_form(&request, "demo@example.org", "demo-password"),
+    )
+    .await;
+    assert_eq!(ended.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        t.sandbox
+            .grants()
+            .tracked_accounts(t.sandbox.clock().now_millis()),
+        1
+    );
+}
+
+#[test]
+fn tracked_accounts_are_capped() {
+    let t = open_default();
+    let grants = t.sandbox.grants();
+    let now = t.sandbox.clock().now_millis();
+    let max = fundraising_sandbox::MAX_TRACKED_ACCOUNTS;
+    for i in 0..max + 200 {
+        grants.login_failed("no-request", Some(&format!("user{i}@example.org")), now);
+    }
+    assert_eq!(grants.tracked_accounts(now), max);
+}
+
+fn assert_page_headers(reply: &Reply) {
+    let csp = reply.header("content-security-policy").expect("CSP");
+    assert!(csp.contains("default-src 'none'"), "{csp}");
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert!(!csp.contains("unsafe-inline"), "{csp}");
+    assert_eq!(reply.header("x-frame-options").as_deref(), Some("DENY"));
+    assert_eq!(
+        reply.header("x-content-type-options").as_deref(),
+        Some("nosniff")
+    );
+    for inline in ["<script", "<style", " style=", "onclick", "javascript:"] {
+        assert!(!reply.body.contains(inline), "{inline} in {}", reply.body);
+    }
+}
+
+#[tokio::test]
+async fn identity_pages_send_csp_frame_and_nosniff_headers_with_nothing_inline() {
+    let t = open_default();
+    let app = t.identity();
+    let login_path = call(&app, get(&authorize_uri(&[]))).await.location();
+    let login_page = call(&app, get(&login_path)).await;
+    assert_page_headers(&login_page);
+    let (cookie, consent) = login(&app, &authorize_uri(&[])).await;
+    assert_page_headers(&call(&app, get_with_cookie(&consent, &cookie)).await);
+    assert_page_headers(&call(&app, get("/connect/authorize?client_id=nobody")).await);
+    assert_page_headers(&call(&app, get("/no/such/page")).await);
+    let wrong = new_request(&app).await;
+    assert_page_headers(&call(&app, login_form(&wrong, "demo@example.org", "x")).await);
+    // The style sheet the pages link to is served.
+    assert!(login_page
+        .body
+        .contains("<link rel=\"stylesheet\" href=\"/connect/sandbox.css\">"));
+    let css = call(&app, get("/connect/sandbox.css")).await;
+    assert_eq!(css.status, StatusCode::OK);
+    assert!(css
+        .header("content-type")
+        .is_some_and(|c| c.starts_with("text/css")));
+    assert_eq!(
+        css.header("x-content-type-options").as_deref(),
+        Some("nosniff")
+    );
+    assert!(css.body.contains("font-family"));
+}
+
+// ---------------------------------------------------------------- issue 13.9
+
+#[tokio::test]
+async fn every_token_endpoint_failure_is_rfc6749_json() {
+    let t = open_default();
+    let app = t.identity();
+    let auth = basic("demo-app", "demo-secret");
+    let check = |reply: &Reply, status: StatusCode| {
+        assert_eq!(reply.status, status, "{}", reply.body);
+        assert!(reply
+            .header("content-type")
+            .is_some_and(|c| c.starts_with("application/json")));
+        let body = reply.json();
+        assert!(body["error"].is_string() && body["error_description"].is_string());
+    };
+    for path in ["/connect/token", "/connect/revocation"] {
+        // Wrong content type.
+        let request = axum::http::Request::post(path)
+            .header("authorization", &auth)
+            .header("content-type", "text/plain")
+            .body(axum::body::Body::from("grant_type=refresh_token"))
+            .expect("request");
+        let reply = call(&app, request).await;
+        check(&reply, StatusCode::BAD_REQUEST);
+        assert_eq!(reply.json()["error"], "invalid_request");
+        // An oversized body, declared or streamed without a length.
+        let big = "a=".to_owned() + &"b".repeat(fundraising_sandbox::MAX_TOKEN_BODY_BYTES);
+        let mut request = token_request(Some(&auth), &[("a", big.as_str())]);
+        *request.uri_mut() = path.parse().expect("uri");
+        let reply = call(&app, request).await;
+        check(&reply, StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(reply.json()["error"], "invalid_request");
+        let chunks = futures_chunks(big.clone());
+        let request = axum::http::Request::post(path)
+            .header("authorization", &auth)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(chunks)
+            .expect("request");
+        check(&call(&app, request).await, StatusCode::PAYLOAD_TOO_LARGE);
+        // Other methods.
+        for method in ["GET", "PUT", "DELETE"] {
+            let request = axum::http::Request::builder()
+                .method(method)
+                .uri(path)
+                .body(axum::body::Body::empty())
+                .expect("request");
+            let reply = call(&app, request).await;
+            check(&reply, StatusCode::METHOD_NOT_ALLOWED);
+            assert_eq!(reply.header("allow").as_deref(), Some("POST"));
+        }
+    }
+}
+
+/// A body streamed in chunks, without `Content-Length`.
+fn futures_chunks(text: String) -> axum::body::Body {
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> = text
+        .into_bytes()
+        .chunks(1024)
+        .map(|c| Ok(c.to_vec()))
+        .collect();
+    axum::body::Body::from_stream(futures_util::stream::iter(chunks))
+}

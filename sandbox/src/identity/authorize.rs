@@ -3,6 +3,8 @@
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use fundraising_core::authorize::{ANNOUNCED_SCOPES, AVAILABLE_SCOPES};
+use fundraising_core::pkce;
 
 use super::html::error_page;
 use super::interaction::session_user;
@@ -10,18 +12,9 @@ use crate::grants::AuthorizationRequest;
 use crate::params::Params;
 use crate::state::Sandbox;
 
-/// Scopes the identity server grants.
-pub const SUPPORTED_SCOPES: [&str; 6] = [
-    "openid",
-    "profile",
-    "email",
-    "account",
-    "fundraise",
-    "offline_access",
-];
-
-/// Scopes the service announces but does not grant yet.
-pub const NOT_YET_AVAILABLE_SCOPES: [&str; 2] = ["social", "crowdfunding"];
+/// Longest name or value of any authorize parameter, in bytes. Longer is `invalid_request`
+/// (or the HTML error page for `client_id` and `redirect_uri`, which are not trusted yet).
+pub const MAX_PARAM_LEN: usize = 1024;
 
 /// An error sent back to the redirect_uri.
 struct RedirectError {
@@ -79,6 +72,17 @@ pub async fn authorize(
         Ok(p) => p,
         Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
     };
+    for name in ["client_id", "redirect_uri"] {
+        if params
+            .iter()
+            .any(|(n, v)| n == name && v.len() > MAX_PARAM_LEN)
+        {
+            return error_page(
+                StatusCode::BAD_REQUEST,
+                &format!("The {name} is longer than {MAX_PARAM_LEN} bytes."),
+            );
+        }
+    }
     let client_id = match params.get("client_id") {
         Ok(Some(id)) if !id.is_empty() => id,
         Ok(_) => return error_page(StatusCode::BAD_REQUEST, "The request has no client_id."),
@@ -101,7 +105,23 @@ pub async fn authorize(
             "The redirect_uri does not match the home page registered for the application.",
         );
     }
-    let echoed_state = params.first("state");
+    let echoed_state = params.first("state").filter(|s| s.len() <= MAX_PARAM_LEN);
+    if let Some((name, _)) = params
+        .iter()
+        .find(|(n, v)| n.len() > MAX_PARAM_LEN || v.len() > MAX_PARAM_LEN)
+    {
+        let name = if name.len() > MAX_PARAM_LEN {
+            "a parameter name"
+        } else {
+            name
+        };
+        return redirect_error(
+            redirect_uri,
+            "invalid_request",
+            &format!("{name} is longer than {MAX_PARAM_LEN} bytes"),
+            echoed_state,
+        );
+    }
     let request = match check(&params, client_id, redirect_uri) {
         Ok(r) => r,
         Err(e) => return redirect_error(redirect_uri, e.error, &e.description, echoed_state),
@@ -136,10 +156,10 @@ fn check(
     let scope = get("scope")?.unwrap_or("");
     let mut scopes: Vec<String> = Vec::new();
     for s in scope.split([' ', '+']).filter(|s| !s.is_empty()) {
-        if NOT_YET_AVAILABLE_SCOPES.contains(&s) {
+        if ANNOUNCED_SCOPES.contains(&s) {
             return Err(invalid_scope(format!("the scope {s} is not yet available")));
         }
-        if !SUPPORTED_SCOPES.contains(&s) {
+        if !AVAILABLE_SCOPES.contains(&s) {
             return Err(invalid_scope(format!("the scope {s} is unknown")));
         }
         if !scopes.iter().any(|x| x == s) {
@@ -158,7 +178,7 @@ fn check(
     };
     let code_challenge = match (get("code_challenge")?, get("code_challenge_method")?) {
         (None, None) => None,
-        (Some(challenge), Some("S256")) => {
+        (Some(challenge), Some(pkce::METHOD)) => {
             let well_formed = challenge.len() == 43
                 && challenge
                     .bytes()

@@ -32,6 +32,14 @@ pub fn scope_description(scope: &str) -> &'static str {
     }
 }
 
+/// Path of the pages' style sheet (served, so the CSP needs no inline style).
+pub const STYLESHEET_PATH: &str = "/connect/sandbox.css";
+
+/// The Content-Security-Policy of every identity page: nothing inline, nothing from elsewhere,
+/// no framing.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self'; \
+base-uri 'none'; frame-ancestors 'none'";
+
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#222}\
 label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;box-sizing:border-box}\
 button{margin:1rem .5rem 0 0;padding:.5rem 1.2rem}.message{color:#a00;font-weight:bold}\
@@ -41,7 +49,7 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response {
     let html = format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{title} - Fundraising sandbox</title><style>{STYLE}</style></head>\
+<title>{title} - Fundraising sandbox</title><link rel=\"stylesheet\" href=\"{STYLESHEET_PATH}\"></head>\
 <body><h1>{title}</h1>{body}<p class=\"note\">Fundraising sandbox identity server</p></body></html>\n",
         title = escape(title),
     );
@@ -49,9 +57,39 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response {
         status,
         [
             (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+            ),
             (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
         ],
         Html(html),
+    )
+        .into_response()
+}
+
+/// `GET /connect/sandbox.css`: the pages' style sheet.
+pub async fn stylesheet() -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/css; charset=utf-8"),
+            ),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=3600"),
+            ),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
+        ],
+        STYLE,
     )
         .into_response()
 }
@@ -70,6 +108,7 @@ pub fn error_page(status: StatusCode, message: &str) -> Response {
 
 /// The login form (`username`, `password`, submit), optionally with a message.
 pub fn login_page(
+    status: StatusCode,
     request_id: &str,
     app_id: &str,
     username: &str,
@@ -84,7 +123,7 @@ pub fn login_page(
         })
         .unwrap_or_default();
     page(
-        StatusCode::OK,
+        status,
         "Sign in",
         &format!(
             "<p>Sign in to continue to <strong>{app}</strong>.</p>{message}\

@@ -8,17 +8,22 @@ mod oauth_error;
 mod token;
 
 use axum::http::{header, Method};
-use axum::routing::{get, post};
+use axum::routing::{any, get};
 use axum::Router;
 use tower_http::cors::{Any, CorsLayer};
 
 use crate::state::Sandbox;
 
+pub use authorize::MAX_PARAM_LEN as MAX_AUTHORIZE_PARAM_LEN;
 pub use oauth_error::OAuthError;
+pub use token::MAX_BODY_BYTES as MAX_TOKEN_BODY_BYTES;
 
 /// Name of the login-session cookie (distinct from any cookie of the companion, which may
 /// share the host).
 pub const SESSION_COOKIE: &str = "fundraising_sandbox_login";
+
+/// Path of the RFC 7009 revocation endpoint.
+pub const REVOCATION_PATH: &str = "/connect/revocation";
 
 /// Path of the JWKS document.
 pub const JWKS_PATH: &str = "/.well-known/jwks.json";
@@ -47,7 +52,9 @@ pub fn identity_app(state: Sandbox) -> Router {
             "/connect/consent",
             get(interaction::consent_page).post(interaction::consent),
         )
-        .route("/connect/token", post(token::token))
+        .route(html::STYLESHEET_PATH, get(html::stylesheet))
+        .route("/connect/token", any(token::token))
+        .route(REVOCATION_PATH, any(token::revocation))
         .merge(public)
         .fallback(html::not_found)
         .layer(axum::middleware::from_fn(crate::logging::log_request))

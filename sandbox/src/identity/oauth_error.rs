@@ -40,6 +40,24 @@ impl OAuthError {
         )
     }
 
+    /// `invalid_request` with 405 and `Allow: POST`: the endpoint takes POST only.
+    pub fn method_not_allowed(method: &str) -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "invalid_request",
+            format!("method {method} is not allowed; use POST"),
+        )
+    }
+
+    /// `invalid_request` with 413: the body is larger than `limit` bytes.
+    pub fn body_too_large(limit: usize) -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "invalid_request",
+            format!("the body is larger than {limit} bytes"),
+        )
+    }
+
     /// `server_error` (500).
     pub fn server_error(description: impl Into<String>) -> Self {
         Self::new(
@@ -70,6 +88,11 @@ impl IntoResponse for OAuthError {
             axum::Json(body),
         )
             .into_response();
+        if self.status == StatusCode::METHOD_NOT_ALLOWED {
+            response
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        }
         if self.status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,

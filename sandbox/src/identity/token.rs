@@ -1,12 +1,17 @@
-//! `POST /connect/token`: code exchange and refresh, HTTP Basic client authentication only.
+//! `POST /connect/token` (code exchange and refresh) and `POST /connect/revocation` (RFC 7009),
+//! HTTP Basic client authentication only (RFC 6749 §2.3.1). Every failure, whatever its
+//! cause (method, content type, size, credentials, grant), is RFC 6749 §5.2 JSON.
 
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue};
+use std::borrow::Cow;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
+use percent_encoding::percent_decode_str;
 use serde_json::{json, Value};
 
 use super::OAuthError;
@@ -15,25 +20,72 @@ use crate::grants::{Grant, IssuedTokens, ACCESS_TOKEN_LIFETIME_SECS};
 use crate::params::Params;
 use crate::state::Sandbox;
 
-/// `POST /connect/token`.
-pub async fn token(State(state): State<Sandbox>, headers: HeaderMap, body: Bytes) -> Response {
+/// Largest body of the token and revocation endpoints, in bytes; larger is 413 with an
+/// RFC 6749 error.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+fn no_store() -> [(header::HeaderName, HeaderValue); 2] {
+    [
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        (header::PRAGMA, HeaderValue::from_static("no-cache")),
+    ]
+}
+
+/// `/connect/token` (every method reaches it; anything but POST is a JSON 405).
+pub async fn token(State(state): State<Sandbox>, request: Request) -> Response {
     if !state.token_delay().is_zero() {
         tokio::time::sleep(state.token_delay()).await;
     }
-    match handle(&state, &headers, &body) {
-        Ok(answer) => (
-            [
-                (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-                (header::PRAGMA, HeaderValue::from_static("no-cache")),
-            ],
-            Json(answer),
-        )
-            .into_response(),
+    let result = match read(request).await {
+        Ok((headers, body)) => handle(&state, &headers, &body),
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(answer) => (no_store(), Json(answer)).into_response(),
         Err(e) => e.into_response(),
     }
 }
 
-fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OAuthError> {
+/// `/connect/revocation` (RFC 7009): `token` and an optional `token_type_hint`, with the
+/// token endpoint's client authentication. 200 with an empty body whether or not the token
+/// was known (§2.2); only the authenticated client's own tokens are revoked.
+pub async fn revocation(State(state): State<Sandbox>, request: Request) -> Response {
+    let result = match read(request).await {
+        Ok((headers, body)) => revoke(&state, &headers, &body),
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(()) => (StatusCode::OK, no_store()).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The headers and the whole body of a POST, at most [`MAX_BODY_BYTES`].
+async fn read(request: Request) -> Result<(HeaderMap, Vec<u8>), OAuthError> {
+    let (parts, body) = request.into_parts();
+    if parts.method != Method::POST {
+        return Err(OAuthError::method_not_allowed(parts.method.as_str()));
+    }
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        return Err(OAuthError::body_too_large(MAX_BODY_BYTES));
+    }
+    let body = axum::body::to_bytes(Body::new(body), MAX_BODY_BYTES)
+        .await
+        .map_err(|_| OAuthError::body_too_large(MAX_BODY_BYTES))?;
+    Ok((parts.headers, body.to_vec()))
+}
+
+/// The authenticated client and the form, in the order the token endpoint checks them.
+fn client_and_form<'a>(
+    state: &'a Sandbox,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<(&'a Application, Params), OAuthError> {
     let params = std::str::from_utf8(body)
         .map_err(|_| "the body is not UTF-8".to_owned())
         .and_then(Params::parse);
@@ -53,6 +105,26 @@ fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OA
         ));
     }
     let params = params.map_err(OAuthError::invalid_request)?;
+    Ok((app, params))
+}
+
+fn revoke(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<(), OAuthError> {
+    let (app, params) = client_and_form(state, headers, body)?;
+    let get = |name: &str| {
+        params
+            .get(name)
+            .map(|v| v.filter(|v| !v.is_empty()))
+            .map_err(OAuthError::invalid_request)
+    };
+    let token = get("token")?.ok_or_else(|| OAuthError::invalid_request("token is missing"))?;
+    let hint = get("token_type_hint")?;
+    let now = state.clock().now_millis();
+    state.grants().revoke(token, &app.app_id, hint, now);
+    Ok(())
+}
+
+fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OAuthError> {
+    let (app, params) = client_and_form(state, headers, body)?;
     let get = |name: &str| {
         params
             .get(name)
@@ -103,7 +175,11 @@ fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OA
     answer(state, &grant, tokens, now)
 }
 
-/// Checks `Authorization: Basic base64(appId:secret)`; nothing else authenticates a client.
+/// Checks `Authorization: Basic base64(id:secret)`; nothing else authenticates a client.
+///
+/// RFC 6749 §2.3.1 form-urlencodes the id and the secret before base64 (`%XX`, `+` for a
+/// space); the unencoded form that RFC 7617 shows is accepted too. The decoded pair is tried
+/// first, then the raw one.
 fn authenticate<'a>(
     state: &'a Sandbox,
     headers: &HeaderMap,
@@ -128,11 +204,27 @@ fn authenticate<'a>(
     let decoded = STANDARD.decode(encoded.trim()).map_err(|_| bad())?;
     let decoded = String::from_utf8(decoded).map_err(|_| bad())?;
     let (id, secret) = decoded.split_once(':').ok_or_else(bad)?;
-    state
-        .config()
-        .application(id)
-        .filter(|app| app.secret.matches(secret))
+    let matching = |id: &str, secret: &str| {
+        state
+            .config()
+            .application(id)
+            .filter(|app| app.secret.matches(secret))
+    };
+    let form_decoded = form_decode(id).zip(form_decode(secret));
+    form_decoded
+        .and_then(|(id, secret)| matching(&id, &secret))
+        .or_else(|| matching(id, secret))
         .ok_or_else(|| OAuthError::invalid_client("unknown client or wrong secret"))
+}
+
+/// `application/x-www-form-urlencoded` decoding of one value: `+` is a space, `%XX` a byte;
+/// `None` when the bytes are not UTF-8.
+fn form_decode(value: &str) -> Option<String> {
+    let spaced = value.replace('+', " ");
+    percent_decode_str(&spaced)
+        .decode_utf8()
+        .ok()
+        .map(Cow::into_owned)
 }
 
 fn answer(
