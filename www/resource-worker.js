@@ -15,6 +15,7 @@ import init, { FundraisingClient } from "./pkg/fundraising_client.js";
 const METHODS = new Set(["getCampaign", "getDonationByReference", "createEvent", "getEventPages"]);
 
 const ready = init();
+ready.catch(() => {}); // reported to each caller below, not as an unhandled rejection
 const clients = new Map(); // one client per appId and baseUrl
 
 function clientFor(appId, baseUrl) {
