@@ -1,7 +1,8 @@
 // Shared set-up of the end-to-end tests: the servers' addresses, headless Chromium through
 // playwright-core (the system's /usr/bin/chromium, never a downloaded browser), sign-in steps,
 // and the artifacts a failing test leaves in test-artifacts/ (a screenshot and the console log).
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -86,9 +87,12 @@ export function inBrowser(getBrowser, body) {
       page.on("framenavigated", (f) => { if (f === page.mainFrame()) log.push(`[${new Date().toISOString()}] navigated ${f.url()}`); });
     };
     context.on("page", watch);
+    const violations = await watchCsp(context, log);
     const page = await context.newPage();
     try {
-      await body({ page, context, t });
+      await body({ page, context, t, log });
+      // Whatever a test checks, a page that broke its own Content-Security-Policy fails it.
+      assert.deepEqual(violations, [], "Content-Security-Policy violations");
     } catch (error) {
       mkdirSync(ARTIFACTS, { recursive: true });
       const pages = context.pages();
@@ -103,6 +107,130 @@ export function inBrowser(getBrowser, body) {
       await context.close();
     }
   };
+}
+
+/**
+ * Records every Content-Security-Policy violation of every page of the context: the page's own
+ * `securitypolicyviolation` event (reported through a binding, which the page's CSP cannot
+ * block) and Chromium's console message for it. Returns the list, filled as they happen.
+ */
+async function watchCsp(context, log) {
+  const violations = [];
+  await context.exposeBinding("__e2eCspViolation", ({ page }, v) => {
+    violations.push(v);
+    log.push(`[${new Date().toISOString()}] csp-violation ${page?.url()}: ${JSON.stringify(v)}`);
+  });
+  await context.addInitScript(() => {
+    // Runs in every document before its own scripts; `securitypolicyviolation` bubbles to document.
+    document.addEventListener("securitypolicyviolation", (e) => {
+      globalThis.__e2eCspViolation?.({
+        documentURI: e.documentURI,
+        directive: e.effectiveDirective,
+        blockedURI: e.blockedURI,
+        sourceFile: e.sourceFile,
+        line: e.lineNumber,
+        sample: e.sample,
+      });
+    }, true);
+  });
+  context.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push({ console: m.text(), url: m.location()?.url });
+  });
+  return violations;
+}
+
+/**
+ * Collects a page's console errors and uncaught exceptions from now on; `check()` asserts there
+ * were none (the new tests hold the demo, the widget and the partner page to a clean console).
+ */
+export function consoleErrors(page) {
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(`console.error: ${m.text()} (${m.location()?.url ?? ""})`); });
+  page.on("pageerror", (e) => errors.push(`uncaught: ${e.stack ?? e}`));
+  return {
+    errors,
+    check() {
+      assert.deepEqual(errors, [], "the page logged errors");
+    },
+  };
+}
+
+/** axe-core's browser bundle (e2e/node_modules/axe-core/axe.min.js). */
+let axeSource;
+
+/**
+ * Runs axe-core on the page's document (open shadow roots included) and returns its serious and
+ * critical violations, each as `{id, impact, help, targets}`. axe is injected with
+ * `page.evaluate`, which a page's CSP does not block (no script element, no inline script).
+ */
+export async function axeSeriousViolations(page) {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  if (!(await page.evaluate(() => typeof globalThis.axe === "object"))) await page.evaluate(axeSource);
+  const result = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ["violations"] }));
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" >>> ")) }));
+}
+
+/**
+ * Measures every card (the elements matching `selector`, looked up in the document and in every
+ * open shadow root) against its children: any visible descendant whose box sticks out of the
+ * card's content box (inside its border and padding) is returned as `{card, element, overflow}`. Descendants of a scroll container inside
+ * the card are clipped by it and are not measured (the container itself is). Also returns the
+ * document's horizontal overflow (scrollWidth beyond the viewport).
+ */
+export async function overflowingChildren(page, selector) {
+  return page.evaluate((selector) => {
+    const TOLERANCE = 0.5;
+    const name = (node) => {
+      const parts = [node.localName];
+      if (node.id) parts.push(`#${node.id}`);
+      if (node.getAttribute("name")) parts.push(`[name=${node.getAttribute("name")}]`);
+      else if (node.classList.length > 0) parts.push(`.${[...node.classList].join(".")}`);
+      return parts.join("");
+    };
+    const allRoots = (root, out = [root]) => {
+      for (const node of root.querySelectorAll("*")) if (node.shadowRoot) { out.push(node.shadowRoot); allRoots(node.shadowRoot, out); }
+      return out;
+    };
+    const cards = allRoots(document).flatMap((root) => [...root.querySelectorAll(selector)]);
+    const problems = [];
+    const visit = (card, box, node) => {
+      const children = [...node.children, ...(node.shadowRoot ? node.shadowRoot.children : [])];
+      for (const child of children) {
+        const style = getComputedStyle(child);
+        if (style.display === "none" || style.visibility === "hidden") continue;
+        const r = child.getBoundingClientRect();
+        if (r.width > 0 || r.height > 0) {
+          const overflow = {
+            left: box.left - r.left, right: r.right - box.right, top: box.top - r.top, bottom: r.bottom - box.bottom,
+          };
+          const out = Object.fromEntries(Object.entries(overflow).filter(([, v]) => v > TOLERANCE).map(([k, v]) => [k, Math.round(v * 10) / 10]));
+          if (Object.keys(out).length > 0) problems.push({ card: name(card), element: name(child), overflow: out });
+        }
+        const clips = style.overflowX !== "visible" || style.overflowY !== "visible";
+        if (!clips) visit(card, box, child);
+      }
+    };
+    // The card's content box: its children must stay inside its border and padding.
+    const contentBox = (card) => {
+      const r = card.getBoundingClientRect();
+      const c = getComputedStyle(card);
+      const px = (v) => parseFloat(v) || 0;
+      return {
+        left: r.left + px(c.borderLeftWidth) + px(c.paddingLeft),
+        right: r.right - px(c.borderRightWidth) - px(c.paddingRight),
+        top: r.top + px(c.borderTopWidth) + px(c.paddingTop),
+        bottom: r.bottom - px(c.borderBottomWidth) - px(c.paddingBottom),
+      };
+    };
+    for (const card of cards) visit(card, contentBox(card), card);
+    return {
+      cards: cards.length,
+      problems,
+      documentOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    };
+  }, selector);
 }
 
 /** Saves a full-page screenshot under test-artifacts/ (for the closing note). */

@@ -61,7 +61,7 @@ if want browser; then
 fi
 
 if want e2e; then
-  if [ ! -d e2e/node_modules/playwright-core ]; then
+  if [ ! -d e2e/node_modules/playwright-core ] || [ ! -d e2e/node_modules/axe-core ]; then
     echo "==> npm ci (e2e)" >&2
     (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
   fi

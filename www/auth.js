@@ -61,6 +61,9 @@ export async function setupAuth(client, companionUrl) {
     userName.textContent = session ? (session.profile?.name || session.profile?.email || session.profile?.sub) : "";
     document.body.dataset.signedIn = session ? "true" : "false";
   };
+  // The page's own `session-change` (the other sections listen to it on document). When the
+  // package fires its session-change event (sign-in, refresh, sign-out, session lost, other
+  // tabs), this becomes that event's listener instead of being called after each button.
   const changed = () => {
     render();
     document.dispatchEvent(new CustomEvent("session-change", { detail: client.session }));

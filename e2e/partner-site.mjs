@@ -1,0 +1,112 @@
+// A partner's web site for the end-to-end tests: a tiny static server on 127.0.0.1 (port 0, so
+// its own origin, which is not in the companion's --allowed-origin list) that serves one page
+// embedding <fundraising-campaign> exactly as the README tells a partner to, under a strict
+// Content-Security-Policy sent as a header. Violation reports (report-uri) are kept.
+import { createServer } from "node:http";
+
+/** The partner's own stylesheet (style-src 'self'). */
+const PARTNER_CSS = `body { font: 16px/1.5 Georgia, serif; margin: 2rem auto; max-width: 40rem; padding: 0 1rem; color: #222; }
+h1, p { color: #7a1f5c; }
+`;
+
+/**
+ * The Content-Security-Policy a partner page needs for the widget, besides its own sources:
+ * the module script and the package from the companion, WebAssembly compilation, the package's
+ * .wasm file (fetched, so connect-src) from the companion and the resource API.
+ */
+export function partnerCsp({ companionUrl, baseUrl }) {
+  const companion = new URL(companionUrl).origin;
+  const api = new URL(baseUrl).origin;
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${companion} 'wasm-unsafe-eval'`,
+    `connect-src ${companion} ${api}`,
+    "style-src 'self'",
+    "img-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "report-uri /csp-report",
+  ].join("; ");
+}
+
+/** The page: one module script tag and the element, nothing else of the widget's. */
+export function partnerPage({ companionUrl, baseUrl, appId }) {
+  const companion = new URL(companionUrl).origin;
+  const attr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Riverside Runners: our appeal</title>
+  <link rel="stylesheet" href="/partner.css">
+  <script type="module" src="${attr(companion)}/widget.js"></script>
+</head>
+<body>
+  <main>
+    <h1>Riverside Runners</h1>
+    <p>Our club runs for the river trust this year. See how far we have come:</p>
+    <fundraising-campaign short-name="demo-campaign" app-id="${attr(appId)}"
+                          base-url="${attr(baseUrl)}"></fundraising-campaign>
+  </main>
+</body>
+</html>
+`;
+}
+
+/**
+ * Starts the partner site; resolves with `{origin, csp, reports, close()}`. `reports` fills with
+ * the bodies Chromium posts to /csp-report.
+ */
+export async function startPartnerSite(env) {
+  const csp = partnerCsp(env);
+  const page = partnerPage(env);
+  const reports = [];
+  const server = createServer((request, response) => {
+    const path = new URL(request.url, "http://partner.invalid").pathname;
+    if (request.method === "POST" && path === "/csp-report") {
+      const chunks = [];
+      let size = 0;
+      request.on("data", (chunk) => {
+        size += chunk.length;
+        if (size <= 64 * 1024) chunks.push(chunk);
+      });
+      request.on("end", () => {
+        reports.push(Buffer.concat(chunks).toString("utf8"));
+        response.writeHead(204).end();
+      });
+      return;
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      response.writeHead(405, { Allow: "GET, HEAD" }).end();
+      return;
+    }
+    const common = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+    if (path === "/") {
+      response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
+      response.end(request.method === "HEAD" ? undefined : page);
+    } else if (path === "/partner.css") {
+      response.writeHead(200, { ...common, "Content-Type": "text/css; charset=utf-8" });
+      response.end(request.method === "HEAD" ? undefined : PARTNER_CSS);
+    } else if (path === "/favicon.ico") {
+      response.writeHead(204, common).end();
+    } else {
+      response.writeHead(404, { ...common, "Content-Type": "text/plain; charset=utf-8" }).end("not found\n");
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address();
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    csp,
+    reports,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
