@@ -586,6 +586,58 @@ async fn a_token_near_expiry_is_refreshed_on_the_server_and_the_cookie_rotates()
 }
 
 #[tokio::test]
+async fn concurrent_calls_with_a_token_near_expiry_share_one_refresh() {
+    let bff = start_bff().await;
+    let cookie = sign_in_bff(&bff).await.cookie();
+    let mut headers = axum::http::HeaderMap::new();
+    headers.insert("cookie", cookie.parse().unwrap());
+    let CookieState::Valid(mut session) = session_from_headers(&bff.key, &headers) else {
+        panic!("the cookie opens")
+    };
+    session.expires_at = Some(0);
+    let near = session_cookie(
+        &bff.key,
+        &session,
+        bff.companion.state.settings().cookie_scope(),
+    );
+    let near = near.to_str().unwrap().split(';').next().unwrap().to_owned();
+    let calls = bff.identity.token_calls();
+    let mut tasks = Vec::new();
+    for i in 0..8 {
+        let (url, near) = (bff.companion.url.clone(), near.clone());
+        // Half through /api, half through /auth/refresh, as several tabs would.
+        tasks.push(tokio::spawn(async move {
+            let request = if i % 2 == 0 {
+                client().get(format!("{url}/api/donation/ref/{DEMO_REF_OWNED}"))
+            } else {
+                client().post(format!("{url}/auth/refresh"))
+            };
+            let response = request
+                .header("origin", ORIGIN)
+                .header("x-fundraising-client", "1")
+                .header("cookie", near)
+                .send()
+                .await
+                .expect("send");
+            Reply::from(response).await
+        }));
+    }
+    for task in tasks {
+        let reply = task.await.unwrap();
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert!(
+            reply.set_cookie().is_some(),
+            "each answer carries the rotated cookie"
+        );
+    }
+    assert_eq!(
+        bff.identity.token_calls(),
+        calls + 1,
+        "one upstream refresh"
+    );
+}
+
+#[tokio::test]
 async fn a_token_the_api_says_expired_is_refreshed_and_the_get_retried() {
     let bff = start_bff().await;
     let cookie = sign_in_bff(&bff).await.cookie();
