@@ -292,6 +292,15 @@ async fn no_answer_the_page_can_read_holds_a_token() {
         .issued_tokens()
         .contains(&access.expose().to_owned()));
     assert!(!cookie.contains(access.expose()));
+
+    // Sign-out clears the cookie on the path it was set on.
+    let out = post(&bff.companion, "/auth/logout", None, Some(&cookie)).await;
+    assert_eq!(out.status, 204);
+    let cleared = out.set_cookie().expect("a clearing Set-Cookie");
+    assert!(
+        cleared.contains("Max-Age=0") && cleared.contains("Path=/;"),
+        "{cleared}"
+    );
 }
 
 #[tokio::test]
