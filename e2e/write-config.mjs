@@ -1,6 +1,7 @@
 // Writes the demo page's configuration (appId and the sandbox addresses) from the environment
 // that scripts/with-servers.sh exports: FUNDRAISING_APP_ID, FUNDRAISING_COMPANION_URL,
-// FUNDRAISING_BASE_URL, FUNDRAISING_AUTH_URL. The companion serves www/, and a page served from
+// FUNDRAISING_BASE_URL, FUNDRAISING_AUTH_URL, and FUNDRAISING_BFF=1 for a companion in BFF mode
+// (the page then passes `bff: true` to the client). The companion serves www/, and a page served from
 // http://HOST:PORT reads www/config/HOST_PORT.json, so runs on different ports in one tree never
 // see each other's file. No secret ever goes in it.
 //
@@ -22,6 +23,7 @@ export function configFromEnv(env = process.env) {
     baseUrl: env.FUNDRAISING_BASE_URL,
     authUrl: env.FUNDRAISING_AUTH_URL,
   };
+  if (env.FUNDRAISING_BFF === "1") config.bff = true;
   for (const [key, name] of [
     ["companionUrl", "FUNDRAISING_COMPANION_URL"],
     ["baseUrl", "FUNDRAISING_BASE_URL"],

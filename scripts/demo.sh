@@ -2,6 +2,8 @@
 # `make demo`: builds the package and the servers, starts the sandbox and the companion (which
 # serves the demo site), prints the address to open, and runs until Ctrl-C.
 # Addresses: DEMO_PORT (8080), SANDBOX_API_PORT (8081), SANDBOX_IDENTITY_PORT (8082).
+# BFF=1 runs the companion in BFF mode (--bff): the page then holds no token and its resource
+# calls go through the companion's /api proxy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -17,7 +19,7 @@ cargo build --release -p fundraising-sandbox -p fundraising-companion
 
 mkdir -p .run
 config=.run/sandbox.toml
-write_sandbox_config "$config" "http://127.0.0.1:$companion_port/" test-routes
+write_sandbox_config "$config" "http://127.0.0.1:$companion_port/"
 
 pids=()
 cleanup() {
@@ -31,10 +33,18 @@ target/release/fundraising-sandbox \
   --data-dir .sandbox-data --config "$config" &
 pids+=($!)
 
+bff_flags=()
+mode="token-mediating mode: the page holds a short-lived access token; BFF=1 make demo for BFF mode"
+if [ "${BFF:-}" = 1 ]; then
+  bff_flags=(--bff --api-url "http://127.0.0.1:$api_port")
+  mode="BFF mode: the page holds no token, its resource calls go through the companion's /api"
+fi
+
 FUNDRAISING_CLIENT_SECRET=demo-secret target/release/fundraising-companion \
   --listen "127.0.0.1:$companion_port" --app-id demo-app \
   --auth-url "http://127.0.0.1:$identity_port" \
   --allowed-origin "http://127.0.0.1:$companion_port" \
+  "${bff_flags[@]}" \
   --static-dir "$root/www" --pkg-dir "$root/pkg" &
 pids+=($!)
 
@@ -42,6 +52,7 @@ pids+=($!)
 FUNDRAISING_COMPANION_URL="http://127.0.0.1:$companion_port" \
 FUNDRAISING_BASE_URL="http://127.0.0.1:$api_port" \
 FUNDRAISING_AUTH_URL="http://127.0.0.1:$identity_port" \
+FUNDRAISING_BFF="${BFF:-}" \
   node e2e/write-config.mjs >/dev/null
 
 up() {
@@ -58,6 +69,7 @@ cat <<MSG
 
   Demo ready: open http://127.0.0.1:$companion_port/
   Sign in as demo@example.org / demo-password.   Widget: http://127.0.0.1:$companion_port/widget.html
+  Companion in $mode.
   Ctrl-C stops everything.
 
 MSG

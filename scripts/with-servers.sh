@@ -9,6 +9,9 @@
 #   FUNDRAISING_BASE_URL       sandbox resource API   ({base_url})
 #   FUNDRAISING_AUTH_URL       sandbox identity server ({auth_url})
 #   FUNDRAISING_COMPANION_URL  companion, which also serves www/ and pkg/ (the registered home page is its "/")
+#   FUNDRAISING_BFF_COMPANION_URL  a second companion in BFF mode (--bff), serving www/ and pkg/ too,
+#                              for the application FUNDRAISING_BFF_APP_ID (its "/" is that app's home page)
+#   FUNDRAISING_BFF_APP_ID     demo-bff
 #   FUNDRAISING_TEST_HELPER_URL  scripts/test-helper.py (code minter and fault proxy), when that file exists
 #   WASM_BINDGEN_TEST_ADDRESS  the address wasm-bindgen-test-runner must serve on (an allowed origin)
 #   FUNDRAISING_RUN_DIR        folder with the servers' logs and data
@@ -27,6 +30,7 @@ cargo build -q "${cargo_flags[@]}" -p fundraising-sandbox -p fundraising-compani
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 companion_port=$(free_port); api_port=$(free_port); identity_port=$(free_port); runner_port=$(free_port); helper_port=$(free_port)
+bff_port=$(free_port)
 
 run_dir=$(mktemp -d "${TMPDIR:-/tmp}/fundraising-run.XXXXXX")
 export FUNDRAISING_RUN_DIR=$run_dir
@@ -34,10 +38,12 @@ export FUNDRAISING_APP_ID=demo-app
 export FUNDRAISING_BASE_URL="http://127.0.0.1:$api_port"
 export FUNDRAISING_AUTH_URL="http://127.0.0.1:$identity_port"
 export FUNDRAISING_COMPANION_URL="http://127.0.0.1:$companion_port"
+export FUNDRAISING_BFF_COMPANION_URL="http://127.0.0.1:$bff_port"
+export FUNDRAISING_BFF_APP_ID=demo-bff
 export WASM_BINDGEN_TEST_ADDRESS="127.0.0.1:$runner_port"
 export WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION=1
 
-write_sandbox_config "$run_dir/sandbox.toml" "$FUNDRAISING_COMPANION_URL/" test-routes
+write_sandbox_config "$run_dir/sandbox.toml" "$FUNDRAISING_COMPANION_URL/" "$FUNDRAISING_BFF_COMPANION_URL/"
 
 pids=()
 cleanup() {
@@ -60,6 +66,14 @@ FUNDRAISING_CLIENT_SECRET=demo-secret "$root/target/$profile/fundraising-compani
   >"$run_dir/companion.log" 2>&1 &
 pids+=($!)
 
+FUNDRAISING_CLIENT_SECRET=demo-secret "$root/target/$profile/fundraising-companion" \
+  --listen "127.0.0.1:$bff_port" --app-id "$FUNDRAISING_BFF_APP_ID" --auth-url "$FUNDRAISING_AUTH_URL" \
+  --bff --api-url "$FUNDRAISING_BASE_URL" \
+  --allowed-origin "$FUNDRAISING_BFF_COMPANION_URL" \
+  --static-dir "$root/www" --pkg-dir "$root/pkg" \
+  >"$run_dir/companion-bff.log" 2>&1 &
+pids+=($!)
+
 if [ -f "$root/scripts/test-helper.py" ]; then
   export FUNDRAISING_TEST_HELPER_URL="http://127.0.0.1:$helper_port"
   python3 "$root/scripts/test-helper.py" --port "$helper_port" >"$run_dir/test-helper.log" 2>&1 &
@@ -78,6 +92,7 @@ wait_up() { # url name
 wait_up "$FUNDRAISING_AUTH_URL/.well-known/openid-configuration" sandbox
 wait_up "$FUNDRAISING_BASE_URL/demo-app/v1/campaign/byshortname/demo-campaign" sandbox
 wait_up "$FUNDRAISING_COMPANION_URL/healthz" companion
+wait_up "$FUNDRAISING_BFF_COMPANION_URL/healthz" companion-bff
 [ -n "${FUNDRAISING_TEST_HELPER_URL:-}" ] && wait_up "$FUNDRAISING_TEST_HELPER_URL/healthz" test-helper
 
 set +e

@@ -14,6 +14,7 @@ async function main() {
     authUrl: config.authUrl,
     redirectUri: config.redirectUri,
     companionUrl: config.companionUrl,
+    bff: config.bff,
     scopes: ["fundraise", "offline_access"],
   });
 

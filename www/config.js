@@ -7,7 +7,10 @@
 const DEFAULT_API_PORT = 8081;
 const DEFAULT_IDENTITY_PORT = 8082;
 
-/** Resolves with {appId, baseUrl, authUrl, companionUrl, redirectUri}. */
+/**
+ * Resolves with {appId, baseUrl, authUrl, companionUrl, redirectUri, bff}; `bff` is true when
+ * the companion serving the page runs in BFF mode (the file says so).
+ */
 export async function loadConfig() {
   const host = `${location.protocol}//${location.hostname}`;
   const config = {
@@ -16,6 +19,7 @@ export async function loadConfig() {
     authUrl: `${host}:${DEFAULT_IDENTITY_PORT}`,
     companionUrl: location.origin,
     redirectUri: `${location.origin}/`,
+    bff: false,
   };
   try {
     const response = await fetch(new URL(`config/${configFileName(location)}`, import.meta.url), { cache: "no-store" });
@@ -23,6 +27,7 @@ export async function loadConfig() {
     for (const key of ["appId", "baseUrl", "authUrl"]) {
       if (typeof served?.[key] === "string" && served[key] !== "") config[key] = served[key];
     }
+    config.bff = served?.bff === true;
   } catch {
     // No file for this server (or not JSON): keep the defaults.
   }

@@ -8,7 +8,7 @@ use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderName, HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use axum::Router;
 use std::time::{Duration, Instant};
 use tower::ServiceBuilder;
@@ -17,9 +17,10 @@ use tower_http::services::ServeDir;
 
 /// The companion's router for `state`:
 /// `POST /auth/token`, `POST /auth/refresh`, `POST /auth/logout`, `GET /auth/session`,
-/// `GET /healthz`, `/pkg/*` from the pkg folder and everything else from the static folder.
+/// `GET /healthz`, in BFF mode `/api/*` (see [`routes::proxy`]), `/pkg/*` from the pkg
+/// folder and everything else from the static folder.
 ///
-/// The auth endpoints answer CORS only to the allowed origins, with credentials. The static
+/// The auth endpoints and the proxy answer CORS only to the allowed origins, with credentials. The static
 /// files are public assets: any origin may embed them (`*`, no credentials), see
 /// [`routes::assets`].
 pub fn app(state: AppState) -> Router {
@@ -35,14 +36,24 @@ pub fn app(state: AppState) -> Router {
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([CONTENT_TYPE, HeaderName::from_static(CSRF_HEADER)])
         .max_age(Duration::from_secs(600));
-    let api = Router::new()
+    let mut api = Router::new()
         .route("/auth/token", post(routes::exchange))
         .route("/auth/refresh", post(routes::refresh))
         .route("/auth/logout", post(routes::logout))
         .route("/auth/session", get(routes::session))
         .route("/healthz", get(routes::healthz))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(cors);
+        .layer(cors.clone());
+    if settings.bff {
+        // The proxy reads its body itself, within routes::MAX_REQUEST_BODY; the CORS
+        // allowlist is the auth endpoints' one.
+        let proxy = Router::new()
+            .route("/api", any(routes::proxy))
+            .route("/api/", any(routes::proxy))
+            .route("/api/{*rest}", any(routes::proxy))
+            .layer(cors);
+        api = api.merge(proxy);
+    }
     let headers = AssetHeaders::new(settings);
     let assets = ServiceBuilder::new()
         .layer(middleware::from_fn(assets::guard_path))

@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::secret::Secret;
-use crate::session::CookieKey;
+use crate::session::{CookieKey, CookieScope, BFF_COOKIE_PATH, COOKIE_PATH};
 use clap::Parser;
 use fundraising_serve::{
     Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,
@@ -63,9 +63,15 @@ pub struct Args {
     #[arg(long, env = "COMPANION_UPSTREAM_TIMEOUT_MS", default_value_t = 10_000)]
     pub upstream_timeout_ms: u64,
     /// The resource API ({base_url}) the served pages call; their Content-Security-Policy
-    /// then allows connections only to it, the identity server and the companion.
+    /// then allows connections only to it, the identity server and the companion. With
+    /// `--bff`, also the upstream of the `/api/...` proxy.
     #[arg(long, env = "COMPANION_API_URL")]
     pub api_url: Option<Url>,
+    /// BFF mode: the page holds no token. The companion proxies the four resource operations
+    /// (`/api/...` to `{api_url}/{app_id}/v1/...`) and attaches the bearer token itself;
+    /// `/auth/token` and `/auth/refresh` answer without `accessToken`. Needs `--api-url`.
+    #[arg(long, env = "COMPANION_BFF")]
+    pub bff: bool,
     /// Time a client has to send a whole request head (also the wait for the next request on a
     /// kept-alive connection), in milliseconds; then the connection is closed.
     #[arg(long, env = "COMPANION_HEADER_READ_TIMEOUT_MS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_MS)]
@@ -108,8 +114,11 @@ pub struct Settings {
     pub pkg_dir: Option<PathBuf>,
     /// Timeout of each upstream call.
     pub upstream_timeout: Duration,
-    /// The resource API the served pages call (narrows their CSP's `connect-src`).
+    /// The resource API the served pages call (narrows their CSP's `connect-src`); in BFF
+    /// mode the proxy's upstream.
     pub api_url: Option<Url>,
+    /// BFF mode: `/api/...` is proxied and no token reaches the page (needs `api_url`).
+    pub bff: bool,
 }
 
 impl Settings {
@@ -132,6 +141,7 @@ impl Settings {
             pkg_dir: None,
             upstream_timeout: Duration::from_millis(10_000),
             api_url: None,
+            bff: false,
         })
     }
 
@@ -147,6 +157,19 @@ impl Settings {
     /// Whether the session cookie gets the `Secure` attribute (public origin is https).
     pub fn secure_cookies(&self) -> bool {
         self.public_origin.starts_with("https://")
+    }
+
+    /// The session cookie's `Secure` attribute and `Path` (`/auth`, or `/` in BFF mode, where
+    /// the proxied `/api/...` calls need it too).
+    pub fn cookie_scope(&self) -> CookieScope {
+        CookieScope {
+            secure: self.secure_cookies(),
+            path: if self.bff {
+                BFF_COOKIE_PATH
+            } else {
+                COOKIE_PATH
+            },
+        }
     }
 }
 
@@ -199,7 +222,13 @@ impl Args {
         if let Some(api) = &self.api_url {
             normalize_origin(api.as_str())?;
         }
+        if self.bff && self.api_url.is_none() {
+            return Err(Error::Config(
+                "--bff needs --api-url (COMPANION_API_URL): the resource API the companion proxies to".into(),
+            ));
+        }
         settings.api_url = self.api_url;
+        settings.bff = self.bff;
         Ok((settings, random_key))
     }
 }
@@ -326,6 +355,24 @@ mod tests {
         );
         assert_eq!(settings.upstream_timeout, Duration::from_millis(250));
         assert!(!format!("{settings:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn bff_needs_an_api_url() {
+        let bound = "127.0.0.1:4000".parse().unwrap();
+        let args = Args::try_parse_from(["companion", "--bff"]).unwrap();
+        let error = args.into_settings(bound, Some("s".into())).unwrap_err();
+        assert!(error.to_string().contains("--api-url"), "{error}");
+        let args =
+            Args::try_parse_from(["companion", "--bff", "--api-url", "http://127.0.0.1:8081"])
+                .unwrap();
+        let (settings, _) = args.into_settings(bound, Some("s".into())).unwrap();
+        assert!(settings.bff);
+        assert_eq!(settings.cookie_scope().path, "/");
+        let args = Args::try_parse_from(["companion"]).unwrap();
+        let (settings, _) = args.into_settings(bound, Some("s".into())).unwrap();
+        assert!(!settings.bff);
+        assert_eq!(settings.cookie_scope().path, "/auth");
     }
 
     #[test]

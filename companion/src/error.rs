@@ -30,12 +30,21 @@ pub enum Error {
     /// No session cookie, a tampered one, or a refresh token the identity server refused (401).
     #[error("there is no active session; sign in again")]
     SessionExpired,
-    /// The identity server could not be reached or answered unusably (502).
-    #[error("the identity server is unavailable")]
+    /// The identity server (or, in BFF mode, the resource API) could not be reached or
+    /// answered unusably (502).
+    #[error("the identity server or the resource API is unavailable")]
     UpstreamUnavailable,
-    /// The identity server did not answer within the configured timeout (504).
-    #[error("the identity server did not answer in time")]
+    /// The identity server (or, in BFF mode, the resource API) did not answer within the
+    /// configured timeout (504).
+    #[error("the identity server or the resource API did not answer in time")]
     UpstreamTimeout,
+    /// In BFF mode, a path or method under `/api/` that is not one of the four proxied
+    /// operations (404).
+    #[error("not one of the proxied operations (GET campaign/byshortname/{{shortName}}, GET donation/ref/{{reference}}, POST event, GET event/{{eventId}}/pages)")]
+    NotFound,
+    /// In BFF mode, a proxied request body over 64 KiB (413).
+    #[error("the body is larger than 64 KiB")]
+    PayloadTooLarge,
     /// Bad configuration at start (never sent to a browser).
     #[error("configuration: {0}")]
     Config(String),
@@ -54,6 +63,8 @@ impl Error {
             Error::SessionExpired => "session_expired",
             Error::UpstreamUnavailable => "upstream_unavailable",
             Error::UpstreamTimeout => "upstream_timeout",
+            Error::NotFound => "not_found",
+            Error::PayloadTooLarge => "payload_too_large",
             Error::Config(_) => "internal_error",
         }
     }
@@ -68,6 +79,8 @@ impl Error {
             Error::SessionExpired => StatusCode::UNAUTHORIZED,
             Error::IdTokenInvalid(_) | Error::UpstreamUnavailable => StatusCode::BAD_GATEWAY,
             Error::UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
+            Error::NotFound => StatusCode::NOT_FOUND,
+            Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Error::Config(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

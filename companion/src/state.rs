@@ -23,6 +23,9 @@ pub(crate) struct Inner {
     pub(crate) settings: Settings,
     pub(crate) provider: Provider,
     pub(crate) refreshes: SingleFlight<Result<Refreshed, Error>>,
+    /// The client of the resource API (BFF mode's proxy): the upstream timeout, no redirects
+    /// followed (a `Location` goes back to the page unchanged).
+    pub(crate) api_http: reqwest::Client,
 }
 
 impl AppState {
@@ -30,11 +33,19 @@ impl AppState {
     pub fn new(settings: Settings) -> Result<Self, Error> {
         let provider = Provider::new(&settings)?;
         let refreshes = SingleFlight::new(REFRESH_GRACE, |r: &Result<Refreshed, Error>| r.is_ok());
+        let api_http = reqwest::Client::builder()
+            .timeout(settings.upstream_timeout)
+            .connect_timeout(settings.upstream_timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("fundraising-companion/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| Error::Config(format!("cannot build the HTTP client: {e}")))?;
         Ok(Self {
             inner: Arc::new(Inner {
                 settings,
                 provider,
                 refreshes,
+                api_http,
             }),
         })
     }
@@ -47,6 +58,10 @@ impl AppState {
     /// The identity server client.
     pub fn provider(&self) -> &Provider {
         &self.inner.provider
+    }
+
+    pub(crate) fn api_http(&self) -> &reqwest::Client {
+        &self.inner.api_http
     }
 
     pub(crate) fn refreshes(&self) -> &SingleFlight<Result<Refreshed, Error>> {

@@ -302,6 +302,29 @@ fn the_companion_refuses_to_start_without_a_secret_and_never_takes_it_as_a_flag(
 }
 
 #[test]
+fn bff_mode_without_an_api_url_is_a_start_up_error() {
+    for environment in [false, true] {
+        let mut cmd = Command::new(companion_binary());
+        cmd.args(["--listen", "127.0.0.1:0"])
+            .env("FUNDRAISING_CLIENT_SECRET", "demo-secret")
+            .env_remove("COMPANION_API_URL");
+        if environment {
+            cmd.env("COMPANION_BFF", "true");
+        } else {
+            cmd.env_remove("COMPANION_BFF").arg("--bff");
+        }
+        let mut process = Process::spawn(cmd);
+        let status = process.wait_exit(Duration::from_secs(20));
+        assert_eq!(status.code(), Some(2), "stderr: {}", process.stderr());
+        assert!(
+            process.stderr().contains("--bff needs --api-url"),
+            "{}",
+            process.stderr()
+        );
+    }
+}
+
+#[test]
 fn the_secret_from_the_environment_is_never_printed() {
     let mut child = Process::spawn({
         let mut cmd = Command::new(companion_binary());

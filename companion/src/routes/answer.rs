@@ -10,10 +10,12 @@ const DEFAULT_EXPIRES_IN: u64 = 3600;
 
 /// The answer for a token endpoint response; `scope` falls back to `known_scope`.
 /// `expiresAt` is in milliseconds since the Unix epoch (`new Date(expiresAt)` in JavaScript).
+/// In BFF mode (`bff`) the answer holds no access token: it stays in the session cookie.
 pub fn token_answer(
     tokens: &TokenResponse,
     profile: Profile,
     known_scope: Option<String>,
+    bff: bool,
 ) -> TokenAnswer {
     let expires_in = tokens.expires_in.unwrap_or(DEFAULT_EXPIRES_IN);
     let now_ms = SystemTime::now()
@@ -21,7 +23,7 @@ pub fn token_answer(
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0);
     TokenAnswer {
-        access_token: Some(tokens.access_token.expose().to_owned()),
+        access_token: (!bff).then(|| tokens.access_token.expose().to_owned()),
         token_type: "Bearer".to_owned(),
         expires_in,
         expires_at: now_ms + (expires_in as i64) * 1000,

@@ -16,7 +16,8 @@ use axum::Json;
 use fundraising_core::companion::TokenRequest;
 
 /// Redeems the code (Basic-authenticated), validates the id_token, answers the access token
-/// and profile, and seals the refresh token (if granted) into the session cookie.
+/// and profile, and seals the refresh token (if granted) into the session cookie. In BFF mode
+/// the access token goes into the cookie too, and the answer holds none.
 pub async fn exchange(
     State(state): State<AppState>,
     _guard: BrowserPost,
@@ -42,8 +43,9 @@ pub async fn exchange(
         .check_id_token(id_token, Some(&request.nonce), None)
         .await?;
     let profile = claims.profile();
-    let answer = token_answer(&tokens, profile.clone(), None);
-    let secure = state.settings().secure_cookies();
+    let bff = state.settings().bff;
+    let answer = token_answer(&tokens, profile.clone(), None, bff);
+    let scope = state.settings().cookie_scope();
     let cookie = match &tokens.refresh_token {
         Some(refresh_token) => {
             let session = SessionData {
@@ -51,11 +53,20 @@ pub async fn exchange(
                 redirect_uri: request.redirect_uri.clone(),
                 profile,
                 scope: answer.scope.clone(),
+                access_token: bff.then(|| tokens.access_token.clone()),
+                expires_at: bff.then_some(answer.expires_at),
             };
-            session_cookie(&state.settings().cookie_key, &session, secure)
+            session_cookie(&state.settings().cookie_key, &session, scope)
         }
-        // No refresh token granted: drop any session left from an earlier sign-in.
-        None => clear_cookie(secure),
+        // No refresh token granted: drop any session left from an earlier sign-in. (In BFF
+        // mode there is then no session for the proxy either: the page must ask for
+        // `offline_access`.)
+        None => {
+            if bff {
+                tracing::warn!("no refresh token granted (offline_access not asked?): BFF calls stay anonymous");
+            }
+            clear_cookie(scope)
+        }
     };
     Ok((
         [

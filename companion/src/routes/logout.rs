@@ -21,7 +21,7 @@ pub async fn logout(
     }
     (
         StatusCode::NO_CONTENT,
-        [(SET_COOKIE, clear_cookie(settings.secure_cookies()))],
+        [(SET_COOKIE, clear_cookie(settings.cookie_scope()))],
     )
         .into_response()
 }

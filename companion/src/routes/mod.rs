@@ -7,6 +7,7 @@ mod guard;
 mod health;
 mod json;
 mod logout;
+mod proxy;
 mod refresh;
 mod session;
 
@@ -15,5 +16,6 @@ pub use guard::CSRF_HEADER;
 pub use health::healthz;
 pub use json::BODY_LIMIT;
 pub use logout::logout;
+pub use proxy::proxy;
 pub use refresh::{refresh, Refreshed};
 pub use session::session;

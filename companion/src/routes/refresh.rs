@@ -5,7 +5,7 @@ use super::guard::BrowserPost;
 use crate::error::Error;
 use crate::oidc::TokenGrant;
 use crate::session::{
-    clear_cookie, session_cookie, session_from_headers, CookieState, SessionData,
+    clear_cookie, session_cookie, session_from_headers, CookieScope, CookieState, SessionData,
 };
 use crate::state::AppState;
 use axum::extract::State;
@@ -28,11 +28,11 @@ pub struct Refreshed {
 }
 
 /// `401 session_expired` with the cookie cleared.
-pub fn expired(secure: bool) -> Response {
+pub fn expired(scope: CookieScope) -> Response {
     let mut response = Error::SessionExpired.into_response();
     response
         .headers_mut()
-        .insert(SET_COOKIE, clear_cookie(secure));
+        .insert(SET_COOKIE, clear_cookie(scope));
     response
 }
 
@@ -53,8 +53,11 @@ async fn refresh_upstream(state: AppState, session: SessionData) -> Result<Refre
         profile.name = fresh.name.or(profile.name);
         profile.email = fresh.email.or(profile.email);
     }
-    let answer = token_answer(&tokens, profile.clone(), session.scope.clone());
+    let bff = state.settings().bff;
+    let answer = token_answer(&tokens, profile.clone(), session.scope.clone(), bff);
     let session = SessionData {
+        access_token: bff.then(|| tokens.access_token.clone()),
+        expires_at: bff.then_some(answer.expires_at),
         refresh_token: tokens
             .refresh_token
             .clone()
@@ -66,19 +69,14 @@ async fn refresh_upstream(state: AppState, session: SessionData) -> Result<Refre
     Ok(Refreshed { answer, session })
 }
 
-/// Refreshes the session of the cookie. Concurrent refreshes of one session in this instance
-/// share one upstream call; a refused refresh token ends the session (401, cookie cleared).
-pub async fn refresh(
-    State(state): State<AppState>,
-    _guard: BrowserPost,
-    headers: HeaderMap,
-) -> Response {
-    let settings = state.settings();
-    let secure = settings.secure_cookies();
-    let session = match session_from_headers(&settings.cookie_key, &headers) {
-        CookieState::Valid(session) => session,
-        CookieState::Absent | CookieState::Invalid => return expired(secure),
-    };
+/// The newest state of `session` after a refresh: concurrent refreshes of one session in this
+/// instance share one upstream call, and a late request with an already rotated refresh token
+/// follows the rotations to the newest state. Used by `POST /auth/refresh` and by the BFF
+/// proxy.
+pub(crate) async fn refresh_session(
+    state: &AppState,
+    session: SessionData,
+) -> Result<Refreshed, Error> {
     let key = session.refresh_token.expose().to_owned();
     let flight_state = state.clone();
     let mut outcome = state
@@ -103,9 +101,25 @@ pub async fn refresh(
         }
         current = next;
     }
-    match outcome {
+    outcome
+}
+
+/// Refreshes the session of the cookie (see [`refresh_session`]); a refused refresh token
+/// ends the session (401, cookie cleared).
+pub async fn refresh(
+    State(state): State<AppState>,
+    _guard: BrowserPost,
+    headers: HeaderMap,
+) -> Response {
+    let settings = state.settings();
+    let scope = settings.cookie_scope();
+    let session = match session_from_headers(&settings.cookie_key, &headers) {
+        CookieState::Valid(session) => session,
+        CookieState::Absent | CookieState::Invalid => return expired(scope),
+    };
+    match refresh_session(&state, session).await {
         Ok(refreshed) => {
-            let cookie = session_cookie(&settings.cookie_key, &refreshed.session, secure);
+            let cookie = session_cookie(&settings.cookie_key, &refreshed.session, scope);
             (
                 [
                     (SET_COOKIE, cookie),
@@ -115,7 +129,7 @@ pub async fn refresh(
             )
                 .into_response()
         }
-        Err(Error::SessionExpired) => expired(secure),
+        Err(Error::SessionExpired) => expired(scope),
         Err(other) => other.into_response(),
     }
 }

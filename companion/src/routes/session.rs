@@ -31,7 +31,7 @@ pub async fn session(State(state): State<AppState>, headers: HeaderMap) -> Respo
         CookieState::Invalid => (
             [
                 no_store,
-                (SET_COOKIE, clear_cookie(settings.secure_cookies())),
+                (SET_COOKIE, clear_cookie(settings.cookie_scope())),
             ],
             Json(inactive),
         )

@@ -15,6 +15,17 @@ use serde::{Deserialize, Serialize};
 pub const COOKIE_NAME: &str = "fundraising_session";
 /// Path the cookie is limited to: only the companion's auth endpoints ever see it.
 pub const COOKIE_PATH: &str = "/auth";
+/// Path of the cookie in BFF mode: the proxied `/api/...` calls need the session too.
+pub const BFF_COOKIE_PATH: &str = "/";
+
+/// The session cookie's `Secure` attribute and `Path` (see `Settings::cookie_scope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CookieScope {
+    /// `Secure` (the public origin is https).
+    pub secure: bool,
+    /// [`COOKIE_PATH`], or [`BFF_COOKIE_PATH`] in BFF mode.
+    pub path: &'static str,
+}
 /// Lifetime the browser keeps the cookie (the identity server decides how long the refresh
 /// token really lives).
 const MAX_AGE_SECONDS: u64 = 30 * 24 * 3600;
@@ -31,6 +42,13 @@ pub struct SessionData {
     pub profile: Profile,
     /// The scope granted at sign-in, if the identity server said.
     pub scope: Option<String>,
+    /// BFF mode only: the access token the companion attaches to proxied calls (it never
+    /// reaches the page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access_token: Option<Secret>,
+    /// BFF mode only: when the access token expires, milliseconds since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
 }
 
 /// Outcome of reading the session cookie from a request.
@@ -66,21 +84,21 @@ pub fn session_from_headers(key: &CookieKey, headers: &HeaderMap) -> CookieState
     }
 }
 
-fn session_cookie_attributes(value: String, secure: bool) -> Cookie<'static> {
+fn session_cookie_attributes(value: String, scope: CookieScope) -> Cookie<'static> {
     Cookie::build((COOKIE_NAME, value))
-        .path(COOKIE_PATH)
+        .path(scope.path)
         .http_only(true)
         .same_site(SameSite::Strict)
-        .secure(secure)
+        .secure(scope.secure)
         .build()
 }
 
 /// The `Set-Cookie` value storing a session, sealed by the private jar.
-pub fn session_cookie(key: &CookieKey, session: &SessionData, secure: bool) -> HeaderValue {
+pub fn session_cookie(key: &CookieKey, session: &SessionData, scope: CookieScope) -> HeaderValue {
     let Ok(json) = serde_json::to_string(session) else {
-        return clear_cookie(secure);
+        return clear_cookie(scope);
     };
-    let mut cookie = session_cookie_attributes(json, secure);
+    let mut cookie = session_cookie_attributes(json, scope);
     cookie.set_max_age(time_seconds(MAX_AGE_SECONDS));
     let response = PrivateCookieJar::new(key.key().clone())
         .add(cookie)
@@ -89,7 +107,7 @@ pub fn session_cookie(key: &CookieKey, session: &SessionData, secure: bool) -> H
         .headers()
         .get(SET_COOKIE)
         .cloned()
-        .unwrap_or_else(|| clear_cookie(secure))
+        .unwrap_or_else(|| clear_cookie(scope))
 }
 
 fn time_seconds(seconds: u64) -> ::cookie::time::Duration {
@@ -97,8 +115,8 @@ fn time_seconds(seconds: u64) -> ::cookie::time::Duration {
 }
 
 /// The `Set-Cookie` value that removes the session cookie.
-pub fn clear_cookie(secure: bool) -> HeaderValue {
-    let mut cookie = session_cookie_attributes(String::new(), secure);
+pub fn clear_cookie(scope: CookieScope) -> HeaderValue {
+    let mut cookie = session_cookie_attributes(String::new(), scope);
     cookie.set_max_age(time_seconds(0));
     HeaderValue::from_str(&cookie.to_string()).unwrap_or(HeaderValue::from_static(
         "fundraising_session=; Path=/auth; Max-Age=0",
@@ -119,13 +137,24 @@ mod tests {
                 email: None,
             },
             scope: None,
+            access_token: None,
+            expires_at: None,
         }
     }
+
+    const SECURE: CookieScope = CookieScope {
+        secure: true,
+        path: COOKIE_PATH,
+    };
+    const PLAIN: CookieScope = CookieScope {
+        secure: false,
+        path: COOKIE_PATH,
+    };
 
     #[test]
     fn a_cookie_round_trips_and_hides_the_token() {
         let key = CookieKey::random();
-        let set = session_cookie(&key, &sample(), true);
+        let set = session_cookie(&key, &sample(), SECURE);
         let text = set.to_str().unwrap();
         for attribute in [
             "HttpOnly",
@@ -159,9 +188,9 @@ mod tests {
             session_from_headers(&key, &HeaderMap::new()),
             CookieState::Absent
         ));
-        assert!(!clear_cookie(false).to_str().unwrap().contains("Secure"));
-        assert!(clear_cookie(false).to_str().unwrap().contains("Max-Age=0"));
-        assert!(clear_cookie(false)
+        assert!(!clear_cookie(PLAIN).to_str().unwrap().contains("Secure"));
+        assert!(clear_cookie(PLAIN).to_str().unwrap().contains("Max-Age=0"));
+        assert!(clear_cookie(PLAIN)
             .to_str()
             .unwrap()
             .starts_with("fundraising_session=;"));

@@ -5,8 +5,8 @@ mod key;
 mod single_flight;
 
 pub use self::cookie::{
-    clear_cookie, session_cookie, session_from_headers, CookieState, SessionData, COOKIE_NAME,
-    COOKIE_PATH,
+    clear_cookie, session_cookie, session_from_headers, CookieScope, CookieState, SessionData,
+    BFF_COOKIE_PATH, COOKIE_NAME, COOKIE_PATH,
 };
 pub use key::CookieKey;
 pub use single_flight::SingleFlight;

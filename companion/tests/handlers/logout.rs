@@ -46,7 +46,6 @@ async fn logout_revokes_the_refresh_token_with_client_authentication() {
 }
 
 #[tokio::test]
-#[ignore = "needs the sandbox's revocation endpoint (merged separately)"]
 async fn a_cookie_copied_before_logout_is_session_expired_after_it() {
     let identity = start_identity().await;
     let companion = start_companion(settings(&identity.url)).await;

@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bff;
 mod errors;
 mod exchange;
 mod id_token;
