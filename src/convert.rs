@@ -2,12 +2,12 @@
 //! arguments and options in ([`from_js`]), sessions and answers out ([`to_js`]), and the
 //! service's JSON read by core's one decoder straight into the JS result ([`decode`]).
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 
 use fundraising_core::json::{DecodeTarget, JsonNode, Shaped};
 use fundraising_core::shape::Model;
 use fundraising_core::ServiceDate;
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, Object};
 use serde::de::DeserializeOwned;
 use serde::{Serialize, Serializer};
 use wasm_bindgen::prelude::*;
@@ -70,27 +70,101 @@ pub(crate) fn date<S: Serializer>(date: &ServiceDate, serializer: S) -> Result<S
     serde_wasm_bindgen::preserve::serialize(&js_date(*date), serializer)
 }
 
-/// A node of a `JSON.parse` result, for core's rules. An object's member names are read
-/// once, when a name is first looked up ignoring case.
+/// A node of a `JSON.parse` result, for core's rules. What is asked of a node more than once
+/// is read from JS once: whether it is an object, and its member names (fetched in one call,
+/// joined, only when a name must be matched ignoring case).
 pub(crate) struct Node {
     value: JsValue,
-    keys: OnceCell<Vec<(String, JsValue)>>,
+    object: OnceCell<bool>,
+    keys: OnceCell<Keys>,
+}
+
+/// An object's member names, as JS values (to read the members with) and as Rust text: all
+/// names in one string, and where each one stands in it.
+struct Keys {
+    values: Array,
+    joined: String,
+    spans: Vec<(usize, usize)>,
+}
+
+impl Keys {
+    fn names(&self) -> impl Iterator<Item = &str> {
+        self.spans
+            .iter()
+            .map(|&(start, end)| &self.joined[start..end])
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// An object of a `JSON.parse` result.
+    #[wasm_bindgen(extends = Object)]
+    type Parsed;
+
+    /// `object[key]`: a plain property read, with no exception handling around it (reading a
+    /// member of a `JSON.parse` result cannot throw).
+    #[wasm_bindgen(method, structural, indexing_getter)]
+    fn get(this: &Parsed, key: &JsValue) -> JsValue;
+}
+
+thread_local! {
+    /// The JS strings of the member names core looks up (every shape's field names and the
+    /// error-body names, all `&'static str`), made once, keyed by their address.
+    static NAMES: RefCell<Vec<((usize, usize), JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `name` as a JS string, made once per name.
+fn js_name(name: &'static str) -> JsValue {
+    let key = (name.as_ptr() as usize, name.len());
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some((_, value)) = names.iter().find(|(k, _)| *k == key) {
+            return value.clone();
+        }
+        let value = JsValue::from_str(name);
+        names.push((key, value.clone()));
+        value
+    })
 }
 
 impl Node {
     pub(crate) fn new(value: JsValue) -> Self {
         Node {
             value,
+            object: OnceCell::new(),
             keys: OnceCell::new(),
         }
     }
 
-    fn keys(&self) -> &[(String, JsValue)] {
+    fn keys(&self) -> &Keys {
         self.keys.get_or_init(|| {
-            Object::keys(self.value.unchecked_ref::<Object>())
-                .iter()
-                .filter_map(|key| Some((key.as_string()?, key)))
-                .collect()
+            let values = Object::keys(self.value.unchecked_ref::<Object>());
+            let count = values.length() as usize;
+            // One string for every name; names holding the separator are read one by one.
+            let mut joined = String::from(values.join("\u{0}"));
+            let mut spans = Vec::with_capacity(count);
+            let mut start = 0;
+            for (i, _) in joined.match_indices('\u{0}') {
+                spans.push((start, i));
+                start = i + 1;
+            }
+            if count > 0 {
+                spans.push((start, joined.len()));
+            }
+            if spans.len() != count {
+                joined.clear();
+                spans.clear();
+                for key in values.iter() {
+                    let start = joined.len();
+                    joined.push_str(&key.as_string().unwrap_or_default());
+                    spans.push((start, joined.len()));
+                }
+            }
+            Keys {
+                values,
+                joined,
+                spans,
+            }
         })
     }
 }
@@ -118,11 +192,13 @@ impl JsonNode for Node {
     }
 
     fn is_object(&self) -> bool {
-        self.value.is_object() && !Array::is_array(&self.value)
+        *self
+            .object
+            .get_or_init(|| self.value.is_object() && !Array::is_array(&self.value))
     }
 
     fn is_null(&self) -> bool {
-        self.value.is_null() || self.value.is_undefined()
+        self.value.loose_eq(&JsValue::NULL)
     }
 
     fn items(&self) -> Option<Vec<Self>> {
@@ -130,28 +206,37 @@ impl JsonNode for Node {
             .then(|| Array::from(&self.value).iter().map(Node::new).collect())
     }
 
-    fn exact_member(&self, name: &str) -> Option<Self> {
+    fn exact_member(&self, name: &'static str) -> Option<Self> {
         if !self.is_object() {
             return None;
         }
-        let value = Reflect::get(&self.value, &JsValue::from_str(name)).ok()?;
+        let value = self.value.unchecked_ref::<Parsed>().get(&js_name(name));
         (!value.is_undefined()).then(|| Node::new(value))
     }
 
-    fn member_ignoring_case(&self, name: &str) -> Option<Self> {
+    fn member_ignoring_case(&self, name: &'static str) -> Option<Self> {
         if !self.is_object() {
             return None;
         }
-        self.keys()
-            .iter()
-            .filter(|(key, _)| key.eq_ignore_ascii_case(name))
-            .map(|(_, key)| Reflect::get(&self.value, key).unwrap_or(JsValue::NULL))
-            .find(|value| !value.is_null() && !value.is_undefined())
+        let keys = self.keys();
+        let object = self.value.unchecked_ref::<Parsed>();
+        keys.names()
+            .enumerate()
+            .filter(|(_, key)| key.eq_ignore_ascii_case(name))
+            .map(|(i, _)| object.get(&keys.values.get(i as u32)))
+            .find(|value| !value.loose_eq(&JsValue::NULL))
             .map(Node::new)
     }
 }
 
 impl DecodeTarget for Node {
+    /// The JS string itself, without a copy into Rust and back.
+    fn serialize_string<S: Serializer>(&self, serializer: S) -> Option<Result<S::Ok, S::Error>> {
+        self.value
+            .is_string()
+            .then(|| serde_wasm_bindgen::preserve::serialize(&self.value, serializer))
+    }
+
     /// The JS value as `JSON.parse` made it.
     fn serialize_free<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serde_wasm_bindgen::preserve::serialize(&self.value, serializer)

@@ -329,7 +329,7 @@ mod tests {
                 _ => None,
             }
         }
-        fn exact_member(&self, name: &str) -> Option<Self> {
+        fn exact_member(&self, name: &'static str) -> Option<Self> {
             match self {
                 Tree::Map(members) => members
                     .iter()
@@ -338,7 +338,7 @@ mod tests {
                 _ => None,
             }
         }
-        fn member_ignoring_case(&self, name: &str) -> Option<Self> {
+        fn member_ignoring_case(&self, name: &'static str) -> Option<Self> {
             match self {
                 Tree::Map(members) => members
                     .iter()

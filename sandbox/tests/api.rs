@@ -1010,8 +1010,7 @@ async fn cached_pages_answers_equal_fresh_ones_and_follow_page_changes() {
     // A new page changes the answers at once.
     let before = call(&api, get(uris[2])).await.json();
     let mut page: fundraising_core::model::FundraisingPageSummary =
-        fundraising_core::json::decode_value(before["fundraisingPages"][0].clone())
-            .expect("summary");
+        fundraising_core::json::decode_value(&before["fundraisingPages"][0]).expect("summary");
     page.page_id = 1_000_000;
     page.raised_amount = 5.0;
     t.sandbox

@@ -25,15 +25,15 @@ pub trait JsonNode: Sized {
     fn items(&self) -> Option<Vec<Self>>;
     /// The member named exactly `name`, whatever its value; `None` when there is none or this
     /// is not an object.
-    fn exact_member(&self, name: &str) -> Option<Self>;
+    fn exact_member(&self, name: &'static str) -> Option<Self>;
     /// The first member, in the object's own order, whose name equals `name` ignoring ASCII
     /// case and whose value is not `null`.
-    fn member_ignoring_case(&self, name: &str) -> Option<Self>;
+    fn member_ignoring_case(&self, name: &'static str) -> Option<Self>;
 
     /// The member `name` as the service's casing rules read it: the member of exactly that
     /// name unless it is `null`, else the first non-null member whose name equals it ignoring
     /// ASCII case. `None` (absent) when there is none, so `null` counts as absent.
-    fn member(&self, name: &str) -> Option<Self> {
+    fn member(&self, name: &'static str) -> Option<Self> {
         match self.exact_member(name) {
             Some(value) if !value.is_null() => Some(value),
             _ => self.member_ignoring_case(name),
@@ -44,6 +44,9 @@ pub trait JsonNode: Sized {
 /// A tree that can write what core's decoder passes through: members whose shape the spec
 /// does not show (as they are) and dates (as the platform's date value).
 pub trait DecodeTarget: JsonNode {
+    /// Serializes this node as the string it is, or `None` when it is no string. (In the
+    /// browser the JS string passes through without a copy into Rust and back.)
+    fn serialize_string<S: Serializer>(&self, serializer: S) -> Option<Result<S::Ok, S::Error>>;
     /// Serializes this node unchanged.
     fn serialize_free<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>;
     /// Serializes a date read from the tree.
@@ -82,11 +85,11 @@ impl JsonNode for Value {
         self.as_array().cloned()
     }
 
-    fn exact_member(&self, name: &str) -> Option<Self> {
+    fn exact_member(&self, name: &'static str) -> Option<Self> {
         self.as_object()?.get(name).cloned()
     }
 
-    fn member_ignoring_case(&self, name: &str) -> Option<Self> {
+    fn member_ignoring_case(&self, name: &'static str) -> Option<Self> {
         self.as_object()?
             .iter()
             .find(|(k, v)| k.eq_ignore_ascii_case(name) && !v.is_null())
@@ -95,6 +98,10 @@ impl JsonNode for Value {
 }
 
 impl DecodeTarget for Value {
+    fn serialize_string<S: Serializer>(&self, serializer: S) -> Option<Result<S::Ok, S::Error>> {
+        Some(serializer.serialize_str(self.as_str()?))
+    }
+
     fn serialize_free<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serde::Serialize::serialize(self, serializer)
     }

@@ -138,11 +138,15 @@ fn value<N: DecodeTarget, S: Serializer>(
         node.string()
             .ok_or_else(|| bad::<S::Error>(shape, field, "expected a string"))
     };
+    let as_string = |serializer: S| {
+        node.serialize_string(serializer)
+            .unwrap_or_else(|| Err(bad::<S::Error>(shape, field, "expected a string")))
+    };
     match kind {
-        Kind::Text => serializer.serialize_str(&text()?),
+        Kind::Text => as_string(serializer),
         Kind::DecimalText => match node.number_text() {
             Some(number) => serializer.serialize_str(&number),
-            None => serializer.serialize_str(&text()?),
+            None => as_string(serializer),
         },
         Kind::Number => serializer.serialize_f64(
             node.number()
