@@ -252,6 +252,7 @@ impl DecodeTarget for Node {
 mod tests {
     use super::*;
     use fundraising_core::model::{Campaign, Donation, EventPages};
+    use js_sys::Reflect;
     use wasm_bindgen_test::*;
 
     wasm_bindgen_test_configure!(run_in_browser);
