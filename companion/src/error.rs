@@ -36,6 +36,9 @@ pub enum Error {
     /// The identity server did not answer within the configured timeout (504).
     #[error("the identity server did not answer in time")]
     UpstreamTimeout,
+    /// The shared session store (Redis, `--redis-url`) cannot be reached (503).
+    #[error("the session store is unavailable; try again shortly")]
+    SessionStoreUnavailable,
     /// Bad configuration at start (never sent to a browser).
     #[error("configuration: {0}")]
     Config(String),
@@ -54,6 +57,7 @@ impl Error {
             Error::SessionExpired => "session_expired",
             Error::UpstreamUnavailable => "upstream_unavailable",
             Error::UpstreamTimeout => "upstream_timeout",
+            Error::SessionStoreUnavailable => "session_store_unavailable",
             Error::Config(_) => "internal_error",
         }
     }
@@ -68,6 +72,7 @@ impl Error {
             Error::SessionExpired => StatusCode::UNAUTHORIZED,
             Error::IdTokenInvalid(_) | Error::UpstreamUnavailable => StatusCode::BAD_GATEWAY,
             Error::UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
+            Error::SessionStoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Error::Config(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -45,6 +45,7 @@ async fn run(args: Args) -> Result<(), Error> {
         static_dir = ?settings.static_dir,
         pkg_dir = ?settings.pkg_dir,
         upstream_timeout_ms = settings.upstream_timeout.as_millis() as u64,
+        shared_refreshes = settings.redis_url.is_some(),
         ?limits,
         "configuration"
     );

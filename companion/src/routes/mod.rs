@@ -15,5 +15,5 @@ pub use guard::CSRF_HEADER;
 pub use health::healthz;
 pub use json::BODY_LIMIT;
 pub use logout::logout;
-pub use refresh::{refresh, Refreshed};
+pub use refresh::{refresh, RefreshFlights};
 pub use session::session;
