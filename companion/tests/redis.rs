@@ -280,3 +280,55 @@ async fn a_closed_redis_port_is_503_at_once_and_sign_in_still_works() {
     let none = post(&companion, "/auth/refresh", None, None).await;
     assert_eq!(none.error(), "session_expired");
 }
+
+#[tokio::test]
+async fn a_claim_left_by_a_dead_instance_lapses_and_the_refresh_goes_on() {
+    let redis = RedisServer::start();
+    let identity = start_identity().await;
+    let key = shared_key();
+    let a = start_companion(instance(&identity, &key, &redis.url())).await;
+    let cookie = signed_in(&identity, &a).await;
+
+    // An instance claimed this session's refresh, then died: its claim (as the companion
+    // writes it, under the hash of the refresh token) stays until it lapses.
+    // The sign-in's one token answer: refresh token, id_token, access token, in that order.
+    let issued = identity.issued_tokens();
+    assert_eq!(issued.len(), 3, "one token answer so far");
+    let refresh_token = issued[0].clone();
+    let entry = {
+        use sha2::{Digest, Sha256};
+        let hash = Sha256::digest(refresh_token.as_bytes());
+        let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+        format!("{KEY_PREFIX}{hex}")
+    };
+    let client = ::redis::Client::open(redis.url()).expect("url");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("conn");
+    let lapse = Duration::from_millis(600);
+    let _: () = ::redis::cmd("SET")
+        .arg(&entry)
+        .arg("P:dead-instance")
+        .arg("PX")
+        .arg(lapse.as_millis() as u64)
+        .query_async(&mut conn)
+        .await
+        .expect("SET");
+    let calls = identity.token_calls();
+    let started = Instant::now();
+    let reply = post(&a, "/auth/refresh", None, Some(&cookie)).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert!(
+        started.elapsed() >= lapse - Duration::from_millis(50),
+        "the refresh waited for the other instance's claim: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        identity.token_calls(),
+        calls + 1,
+        "then ran it itself, once"
+    );
+    let next = post(&a, "/auth/refresh", None, Some(&reply.cookie())).await;
+    assert_eq!(next.status, 200, "{}", next.body);
+}
