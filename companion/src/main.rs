@@ -37,6 +37,12 @@ async fn run(args: Args) -> Result<(), Error> {
              nor work across several instances"
         );
     }
+    if random_key && settings.redis_url.is_some() {
+        tracing::warn!(
+            "--redis-url without --cookie-key-file: other instances cannot open this one's \
+             cookies nor its refresh outcomes in Redis; give them all the same key file"
+        );
+    }
     tracing::info!(
         app_id = %settings.app_id,
         auth_url = %settings.auth_url,
