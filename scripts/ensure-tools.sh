@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, and only what is missing:
 #   the wasm32 target, the wasm-bindgen CLI pinned to Cargo.lock, wasm-opt, nightly's rust-src,
-#   Chromium and ChromeDriver (Debian), and the end-to-end test's npm packages.
-# Usage: scripts/ensure-tools.sh [wasm] [browser] [e2e]
+#   Chromium and ChromeDriver (Debian), the end-to-end test's npm packages, and Debian's
+#   redis-server (the companion's --redis-url tests start one on a free port).
+# Usage: scripts/ensure-tools.sh [wasm] [browser] [e2e] [redis]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want() { for w in "${WANTS[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 WANTS=("$@")
-[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser e2e)
+[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser e2e redis)
 
 apt_updated=0
 apt_install() {
@@ -57,6 +58,12 @@ fi
 if want browser; then
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
     apt_install chromium chromium-driver
+  fi
+fi
+
+if want redis; then
+  if ! command -v redis-server >/dev/null; then
+    apt_install redis-server
   fi
 fi
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `make test`: lint, every native test, the browser tests, the Node test and the end-to-end tests.
-# Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, e2e npm packages).
+# Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, e2e npm packages,
+# redis-server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "tools"
-scripts/ensure-tools.sh wasm browser e2e
+scripts/ensure-tools.sh wasm browser e2e redis
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

@@ -91,6 +91,11 @@ pub struct Args {
     /// still open then are closed.
     #[arg(long, env = "COMPANION_SHUTDOWN_TIMEOUT_MS", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS)]
     pub shutdown_timeout_ms: u64,
+    /// Redis shared by every instance (`redis://[:password@]host:port[/db]` or
+    /// `redis+unix:///path`): the single-flight refresh and the grace window of a rotated
+    /// refresh token then span instances. Without it they are per instance.
+    #[arg(long, env = "COMPANION_REDIS_URL")]
+    pub redis_url: Option<String>,
 }
 
 /// Everything the running companion needs, already validated.
@@ -119,6 +124,8 @@ pub struct Settings {
     pub api_url: Option<Url>,
     /// BFF mode: `/api/...` is proxied and no token reaches the page (needs `api_url`).
     pub bff: bool,
+    /// Redis sharing refresh flights between instances (may hold a password: never printed).
+    pub redis_url: Option<Secret>,
 }
 
 impl Settings {
@@ -142,6 +149,7 @@ impl Settings {
             upstream_timeout: Duration::from_millis(10_000),
             api_url: None,
             bff: false,
+            redis_url: None,
         })
     }
 
@@ -229,6 +237,10 @@ impl Args {
         }
         settings.api_url = self.api_url;
         settings.bff = self.bff;
+        if let Some(url) = self.redis_url.filter(|u| !u.trim().is_empty()) {
+            check_redis_url(&url)?;
+            settings.redis_url = Some(Secret::new(url.trim()));
+        }
         Ok((settings, random_key))
     }
 }
@@ -259,6 +271,21 @@ pub fn read_client_secret(env: Option<String>, file: Option<&Path>) -> Result<Se
         return Err(Error::Config("the client secret is empty".into()));
     }
     Ok(Secret::new(trimmed))
+}
+
+/// Checks a `--redis-url` without connecting (the message never repeats it: it may hold a
+/// password). TLS (`rediss://`) is not built in.
+fn check_redis_url(url: &str) -> Result<(), Error> {
+    let scheme = url.trim().split("://").next().unwrap_or_default();
+    if !matches!(scheme, "redis" | "redis+unix" | "unix")
+        || redis::Client::open(url.trim()).is_err()
+    {
+        return Err(Error::Config(
+            "--redis-url must be redis://[:password@]host:port[/db] or redis+unix:///path (no TLS)"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// `scheme://host[:port]` of an http(s) address, as browsers send it in `Origin`.
@@ -373,6 +400,31 @@ mod tests {
         let (settings, _) = args.into_settings(bound, Some("s".into())).unwrap();
         assert!(!settings.bff);
         assert_eq!(settings.cookie_scope().path, "/auth");
+    }
+
+    #[test]
+    fn the_redis_url_is_checked_and_never_printed() {
+        let parse = |url: &str| {
+            Args::try_parse_from(["companion", "--redis-url", url])
+                .unwrap()
+                .into_settings("127.0.0.1:4000".parse().unwrap(), Some("s".into()))
+        };
+        let (settings, _) = parse("redis://:hunter22@127.0.0.1:6390/2").unwrap();
+        assert_eq!(
+            settings.redis_url.as_ref().map(Secret::expose),
+            Some("redis://:hunter22@127.0.0.1:6390/2")
+        );
+        assert!(!format!("{settings:?}").contains("hunter22"));
+        assert!(parse("redis+unix:///run/redis.sock").is_ok());
+        for bad in ["rediss://h:6379", "http://h:6379", "nonsense", "redis://"] {
+            let e = parse(bad).unwrap_err().to_string();
+            assert!(e.contains("--redis-url"), "{bad}: {e}");
+        }
+        let (none, _) = Args::try_parse_from(["companion"])
+            .unwrap()
+            .into_settings("127.0.0.1:4000".parse().unwrap(), Some("s".into()))
+            .unwrap();
+        assert!(none.redis_url.is_none());
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub enum Error {
     /// In BFF mode, a proxied request body over 64 KiB (413).
     #[error("the body is larger than 64 KiB")]
     PayloadTooLarge,
+    /// The shared session store (Redis, `--redis-url`) cannot be reached (503).
+    #[error("the session store is unavailable; try again shortly")]
+    SessionStoreUnavailable,
     /// Bad configuration at start (never sent to a browser).
     #[error("configuration: {0}")]
     Config(String),
@@ -65,6 +68,7 @@ impl Error {
             Error::UpstreamTimeout => "upstream_timeout",
             Error::NotFound => "not_found",
             Error::PayloadTooLarge => "payload_too_large",
+            Error::SessionStoreUnavailable => "session_store_unavailable",
             Error::Config(_) => "internal_error",
         }
     }
@@ -81,6 +85,7 @@ impl Error {
             Error::UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
             Error::NotFound => StatusCode::NOT_FOUND,
             Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::SessionStoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Error::Config(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -37,6 +37,12 @@ async fn run(args: Args) -> Result<(), Error> {
              nor work across several instances"
         );
     }
+    if random_key && settings.redis_url.is_some() {
+        tracing::warn!(
+            "--redis-url without --cookie-key-file: other instances cannot open this one's \
+             cookies nor its refresh outcomes in Redis; give them all the same key file"
+        );
+    }
     tracing::info!(
         app_id = %settings.app_id,
         auth_url = %settings.auth_url,
@@ -45,6 +51,7 @@ async fn run(args: Args) -> Result<(), Error> {
         static_dir = ?settings.static_dir,
         pkg_dir = ?settings.pkg_dir,
         upstream_timeout_ms = settings.upstream_timeout.as_millis() as u64,
+        shared_refreshes = settings.redis_url.is_some(),
         ?limits,
         "configuration"
     );

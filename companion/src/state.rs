@@ -3,17 +3,12 @@
 use crate::config::Settings;
 use crate::error::Error;
 use crate::oidc::Provider;
-use crate::routes::Refreshed;
-use crate::session::SingleFlight;
+use crate::routes::RefreshFlights;
 use std::sync::Arc;
-use std::time::Duration;
-
-/// How long a successful refresh is shared with requests still carrying the old cookie.
-const REFRESH_GRACE: Duration = Duration::from_secs(10);
 
 /// The companion's state: settings, the identity server client and the refresh flights.
 /// Cheap to clone. There is no server-side session store: any instance sharing the cookie
-/// key serves any request.
+/// key serves any request (with `--redis-url`, the instances also share refresh flights).
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
@@ -22,7 +17,7 @@ pub struct AppState {
 pub(crate) struct Inner {
     pub(crate) settings: Settings,
     pub(crate) provider: Provider,
-    pub(crate) refreshes: SingleFlight<Result<Refreshed, Error>>,
+    pub(crate) refreshes: RefreshFlights,
     /// The client of the resource API (BFF mode's proxy): the upstream timeout, no redirects
     /// followed (a `Location` goes back to the page unchanged).
     pub(crate) api_http: reqwest::Client,
@@ -32,7 +27,7 @@ impl AppState {
     /// Builds the state (no network access happens here; discovery is fetched on first use).
     pub fn new(settings: Settings) -> Result<Self, Error> {
         let provider = Provider::new(&settings)?;
-        let refreshes = SingleFlight::new(REFRESH_GRACE, |r: &Result<Refreshed, Error>| r.is_ok());
+        let refreshes = RefreshFlights::new(&settings)?;
         let api_http = reqwest::Client::builder()
             .timeout(settings.upstream_timeout)
             .connect_timeout(settings.upstream_timeout)
@@ -64,7 +59,7 @@ impl AppState {
         &self.inner.api_http
     }
 
-    pub(crate) fn refreshes(&self) -> &SingleFlight<Result<Refreshed, Error>> {
+    pub(crate) fn refreshes(&self) -> &RefreshFlights {
         &self.inner.refreshes
     }
 }

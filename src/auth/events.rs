@@ -79,11 +79,21 @@ pub(crate) struct SessionEvents {
 }
 
 impl SessionEvents {
-    /// Events for the client of `app_id`; the channel (when the platform has one) tells
-    /// `auth` what other tabs did.
-    pub(crate) fn new(app_id: &str, auth: Weak<Auth>) -> Self {
+    /// Events for the client of `app_id`. When it can sign in (`tabs`), a channel (where the
+    /// platform has one) tells `auth` what other tabs did; the channel never keeps a Node
+    /// process alive (it is `unref`ed where the platform can).
+    pub(crate) fn new(app_id: &str, tabs: bool, auth: Weak<Auth>) -> Self {
         let target = EventTarget::new().ok();
-        let channel = BroadcastChannel::new(&["fundraising-client:session:", app_id].concat()).ok();
+        let channel = tabs
+            .then(|| BroadcastChannel::new(&["fundraising-client:session:", app_id].concat()).ok())
+            .flatten();
+        if let Some(channel) = &channel {
+            if let Ok(unref) = js_sys::Reflect::get(channel, &"unref".into()) {
+                if let Some(unref) = unref.dyn_ref::<js_sys::Function>() {
+                    let _ = unref.call0(channel);
+                }
+            }
+        }
         let listener = channel.as_ref().map(|channel| {
             let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 let Some(auth) = auth.upgrade() else { return };

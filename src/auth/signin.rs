@@ -48,13 +48,14 @@ impl Auth {
         timeout_ms: u32,
         bff: bool,
     ) -> Rc<Self> {
+        let tabs = config.is_ok();
         Rc::new_cyclic(|this: &Weak<Auth>| Auth {
             config,
             timeout_ms,
             bff,
             session: RefCell::new(None),
             flight: RefCell::new(None),
-            events: SessionEvents::new(app_id, this.clone()),
+            events: SessionEvents::new(app_id, tabs, this.clone()),
             this: this.clone(),
         })
     }

@@ -89,3 +89,27 @@ test("errors are FundraisingError instances with stable codes", async () => {
   controller.abort();
   await assert.rejects(client.getCampaign("demo-campaign", { signal: controller.signal }), (e) => e.code === "aborted");
 });
+
+test("a client that can sign in never keeps a Node process alive", async () => {
+  const { spawn } = await import("node:child_process");
+  const script = `
+    const pkg = await import(${JSON.stringify(new URL("fundraising_client.js", pkgUrl).href)});
+    const { readFile } = await import("node:fs/promises");
+    await pkg.default({ module_or_path: await readFile(new URL(${JSON.stringify(new URL("fundraising_client_bg.wasm", pkgUrl).href)})) });
+    const client = new pkg.FundraisingClient({
+      appId: "demo-app", baseUrl: "http://127.0.0.1:9", authUrl: "http://127.0.0.1:9",
+      redirectUri: "http://127.0.0.1:9/", companionUrl: "http://127.0.0.1:9",
+    });
+    client.addEventListener("sessionchange", () => {});
+    console.log("constructed");
+  `;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (chunk) => { out += chunk; });
+  const code = await new Promise((resolve) => {
+    const timer = setTimeout(() => { child.kill("SIGKILL"); resolve("still running after 10 s"); }, 10_000);
+    child.on("exit", (c) => { clearTimeout(timer); resolve(c); });
+  });
+  assert.equal(out.trim(), "constructed");
+  assert.equal(code, 0);
+});

@@ -5,7 +5,7 @@
 
 use super::discovery::{discovery_url, issuer_matches, ProviderMetadata};
 use super::id_token::{decode_header, validate_id_token, Expectations, IdTokenClaims};
-use super::jwks::JwkSet;
+use super::jwks::{JwkSet, VerificationKeys};
 use super::token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};
 use crate::config::Settings;
 use crate::error::Error;
@@ -28,9 +28,11 @@ pub struct Provider {
     http: reqwest::Client,
     auth_url: Url,
     app_id: String,
-    secret: Secret,
+    /// The `Authorization` header of client authentication, computed once.
+    authorization: HeaderValue,
     metadata: Mutex<Option<Arc<ProviderMetadata>>>,
-    jwks: Mutex<Option<Arc<JwkSet>>>,
+    /// The JWKS's verification keys, parsed once per fetch.
+    keys: Mutex<Option<Arc<VerificationKeys>>>,
 }
 
 /// Seconds since the epoch.
@@ -76,9 +78,20 @@ pub fn client_secret_basic(client_id: &str, secret: &str) -> String {
     format!("Basic {}", STANDARD.encode(pair))
 }
 
+/// The `Authorization` header of client authentication (RFC 6749 §2.3.1), marked sensitive
+/// so that it is never printed.
+fn client_authorization(app_id: &str, secret: &Secret) -> HeaderValue {
+    let basic = client_secret_basic(app_id, secret.expose());
+    let mut value =
+        HeaderValue::from_str(&basic).unwrap_or_else(|_| HeaderValue::from_static("Basic"));
+    value.set_sensitive(true);
+    value
+}
+
 impl Provider {
     /// A client for the identity server of `settings` (nothing is fetched yet).
     pub fn new(settings: &Settings) -> Result<Self, Error> {
+        super::ring_provider::install();
         let http = reqwest::Client::builder()
             .timeout(settings.upstream_timeout)
             .connect_timeout(settings.upstream_timeout)
@@ -90,9 +103,9 @@ impl Provider {
             http,
             auth_url: settings.auth_url.clone(),
             app_id: settings.app_id.clone(),
-            secret: settings.client_secret.clone(),
+            authorization: client_authorization(&settings.app_id, &settings.client_secret),
             metadata: Mutex::new(None),
-            jwks: Mutex::new(None),
+            keys: Mutex::new(None),
         })
     }
 
@@ -148,20 +161,23 @@ impl Provider {
         Ok(metadata)
     }
 
-    async fn fetch_jwks(&self, metadata: &ProviderMetadata) -> Result<Arc<JwkSet>, Error> {
+    async fn fetch_keys(
+        &self,
+        metadata: &ProviderMetadata,
+    ) -> Result<Arc<VerificationKeys>, Error> {
         let set: JwkSet = self.get_json("jwks", metadata.jwks_uri.clone()).await?;
-        Ok(Arc::new(set))
+        Ok(Arc::new(VerificationKeys::from_set(&set)))
     }
 
     /// The verification key for `kid`: from the cached JWKS, or after fetching it again once
     /// when the key is unknown (the identity server may have rotated its keys).
     pub async fn key_for(&self, kid: Option<&str>) -> Result<DecodingKey, Error> {
         let metadata = self.metadata().await?;
-        let mut cached = self.jwks.lock().await;
-        if let Some(key) = cached.as_ref().and_then(|set| set.find(kid)) {
+        let mut cached = self.keys.lock().await;
+        if let Some(key) = cached.as_ref().and_then(|keys| keys.find(kid)) {
             return Ok(key);
         }
-        let fresh = self.fetch_jwks(&metadata).await?;
+        let fresh = self.fetch_keys(&metadata).await?;
         *cached = Some(fresh.clone());
         fresh.find(kid).ok_or_else(|| {
             tracing::warn!(check = "kid", "id_token refused");
@@ -189,16 +205,6 @@ impl Provider {
         validate_id_token(token.expose(), &key, &expect)
     }
 
-    /// The `Authorization` header of client authentication (RFC 6749 §2.3.1), marked
-    /// sensitive so that it is never printed.
-    fn client_authorization(&self) -> HeaderValue {
-        let basic = client_secret_basic(&self.app_id, self.secret.expose());
-        let mut value =
-            HeaderValue::from_str(&basic).unwrap_or_else(|_| HeaderValue::from_static("Basic"));
-        value.set_sensitive(true);
-        value
-    }
-
     /// Calls the token endpoint with HTTP Basic client authentication. Refusals map to
     /// `InvalidGrant` (code grant), `SessionExpired` (refresh), `InvalidRequest`, or
     /// `UpstreamUnavailable`; upstream bodies are never relayed.
@@ -207,7 +213,7 @@ impl Provider {
         let response = self
             .http
             .post(metadata.token_endpoint.clone())
-            .header(reqwest::header::AUTHORIZATION, self.client_authorization())
+            .header(reqwest::header::AUTHORIZATION, self.authorization.clone())
             .header(reqwest::header::ACCEPT, "application/json")
             .form(&grant.form())
             .send()
@@ -247,7 +253,7 @@ impl Provider {
         let result = self
             .http
             .post(endpoint)
-            .header(reqwest::header::AUTHORIZATION, self.client_authorization())
+            .header(reqwest::header::AUTHORIZATION, self.authorization.clone())
             .form(&[
                 ("token", refresh_token.expose()),
                 ("token_type_hint", "refresh_token"),

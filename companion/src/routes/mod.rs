@@ -17,5 +17,5 @@ pub use health::healthz;
 pub use json::BODY_LIMIT;
 pub use logout::logout;
 pub use proxy::proxy;
-pub use refresh::{refresh, Refreshed};
+pub use refresh::{refresh, RefreshFlights};
 pub use session::session;

@@ -1,7 +1,9 @@
-//! The browser session: a sealed cookie holding the refresh token, and single-flight refreshes.
+//! The browser session: a sealed cookie holding the refresh token, and single-flight refreshes
+//! (per instance, or shared by every instance through Redis).
 
 mod cookie;
 mod key;
+mod shared_flight;
 mod single_flight;
 
 pub use self::cookie::{
@@ -9,4 +11,5 @@ pub use self::cookie::{
     BFF_COOKIE_PATH, COOKIE_NAME, COOKIE_PATH,
 };
 pub use key::CookieKey;
+pub use shared_flight::{FlightError, SharedFlight, KEY_PREFIX, REDIS_TIMEOUT};
 pub use single_flight::SingleFlight;

@@ -7,6 +7,7 @@
 pub mod browser;
 pub mod logs;
 pub mod provider;
+pub mod redis;
 
 use axum::extract::Request;
 use axum::middleware::{self, Next};

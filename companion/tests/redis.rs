@@ -1,0 +1,334 @@
+//! `--redis-url`: two companion instances with one cookie key and one real `redis-server`
+//! (Debian's, on a free port, no persistence) share the single-flight refresh and the grace
+//! window of a rotated refresh token, against the real sandbox identity server in process.
+//! Redis going away answers `503 session_store_unavailable` and a log line, never a panic.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use common::browser::{sign_in, FULL_SCOPE};
+use common::redis::RedisServer;
+use common::*;
+use fundraising_companion::session::KEY_PREFIX;
+use fundraising_companion::{CookieKey, Secret};
+use std::time::{Duration, Instant};
+
+/// Settings of an instance sharing `key` and the Redis at `redis_url`.
+fn instance(
+    identity: &Identity,
+    key: &CookieKey,
+    redis_url: &str,
+) -> fundraising_companion::Settings {
+    let mut s = settings(&identity.url);
+    s.cookie_key = key.clone();
+    s.redis_url = Some(Secret::new(redis_url));
+    s
+}
+
+fn shared_key() -> CookieKey {
+    CookieKey::from_material(b"redis-test-shared-cookie-key-material-42").expect("key")
+}
+
+/// Signs in through `companion`; returns the session cookie (`name=value`).
+async fn signed_in(identity: &Identity, companion: &Companion) -> String {
+    let signed = sign_in(&identity.url, FULL_SCOPE).await;
+    let reply = post(companion, "/auth/token", Some(&token_body(&signed)), None).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    reply.cookie()
+}
+
+/// Every key the companion wrote to Redis, with its value.
+async fn redis_entries(url: &str) -> Vec<(String, String)> {
+    let client = ::redis::Client::open(url).expect("redis url");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("redis connection");
+    let keys: Vec<String> = ::redis::cmd("KEYS")
+        .arg(format!("{KEY_PREFIX}*"))
+        .query_async(&mut conn)
+        .await
+        .expect("KEYS");
+    let mut out = Vec::new();
+    for key in keys {
+        let value: Option<String> = ::redis::cmd("GET")
+            .arg(&key)
+            .query_async(&mut conn)
+            .await
+            .expect("GET");
+        out.push((key, value.unwrap_or_default()));
+    }
+    out
+}
+
+async fn refresh_at(url: String, cookie: String) -> Reply {
+    let response = client()
+        .post(format!("{url}/auth/refresh"))
+        .header("origin", ORIGIN)
+        .header("x-fundraising-client", "1")
+        .header("cookie", cookie)
+        .send()
+        .await
+        .expect("send");
+    Reply::from(response).await
+}
+
+#[tokio::test]
+async fn twenty_concurrent_refreshes_over_two_instances_make_one_upstream_call() {
+    let redis = RedisServer::start();
+    // A slow token endpoint, so that every refresh arrives while the first is in flight.
+    let delay = Duration::from_millis(300);
+    let identity = start_identity_with(|s| s.with_token_delay(delay), None).await;
+    let key = shared_key();
+    let a = start_companion(instance(&identity, &key, &redis.url())).await;
+    let b = start_companion(instance(&identity, &key, &redis.url())).await;
+    let cookie = signed_in(&identity, &a).await;
+    let calls_before = identity.token_calls();
+
+    let tasks: Vec<_> = (0..20)
+        .map(|i| {
+            let url = if i % 2 == 0 { &a.url } else { &b.url };
+            tokio::spawn(refresh_at(url.clone(), cookie.clone()))
+        })
+        .collect();
+    let mut replies = Vec::new();
+    for task in tasks {
+        replies.push(task.await.expect("task"));
+    }
+    let statuses: Vec<u16> = replies.iter().map(|r| r.status).collect();
+    let bodies: Vec<&str> = replies.iter().map(|r| r.body.as_str()).collect();
+    assert_eq!(statuses, vec![200; 20], "{bodies:?}");
+    assert_eq!(
+        identity.token_calls(),
+        calls_before + 1,
+        "one upstream refresh for 20 requests over two instances"
+    );
+    let first = replies[0].json()["accessToken"].clone();
+    for reply in &replies {
+        assert_token_answer_members(&reply.json());
+        assert_eq!(
+            reply.json()["accessToken"],
+            first,
+            "all share the one refresh"
+        );
+    }
+
+    // Redis holds hashes and sealed outcomes only: no token, cookie or profile in the clear.
+    let entries = redis_entries(&redis.url()).await;
+    assert!(!entries.is_empty(), "the flight is recorded in Redis");
+    let cookie_value = cookie.split_once('=').expect("pair").1.to_owned();
+    let mut secrets = identity.issued_tokens();
+    secrets.push(cookie_value);
+    secrets.push(
+        replies[0]
+            .cookie()
+            .split_once('=')
+            .expect("pair")
+            .1
+            .to_owned(),
+    );
+    for (name, value) in &entries {
+        for secret in &secrets {
+            assert!(
+                !name.contains(secret.as_str()) && !value.contains(secret.as_str()),
+                "a token or cookie in the clear in Redis"
+            );
+        }
+        assert!(
+            !value.contains("Demo Fundraiser"),
+            "the profile is sealed too"
+        );
+    }
+
+    // The session goes on, on either instance: a further refresh is a new upstream call.
+    let next = post(&b, "/auth/refresh", None, Some(&replies[0].cookie())).await;
+    assert_eq!(next.status, 200, "{}", next.body);
+    assert_ne!(next.json()["accessToken"], first);
+    assert_eq!(identity.token_calls(), calls_before + 2);
+    let again = post(&a, "/auth/refresh", None, Some(&next.cookie())).await;
+    assert_eq!(again.status, 200, "the session still works: {}", again.body);
+    assert_eq!(identity.token_calls(), calls_before + 3);
+}
+
+#[tokio::test]
+async fn the_grace_window_spans_instances() {
+    let redis = RedisServer::start();
+    let identity = start_identity().await;
+    let key = shared_key();
+    let a = start_companion(instance(&identity, &key, &redis.url())).await;
+    let b = start_companion(instance(&identity, &key, &redis.url())).await;
+    let cookie1 = signed_in(&identity, &a).await;
+
+    // Cookie 1 gives cookie 2 on A; cookie 2 gives cookie 3 on B.
+    let second = post(&a, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(second.status, 200, "{}", second.body);
+    let cookie2 = second.cookie();
+    let third = post(&b, "/auth/refresh", None, Some(&cookie2)).await;
+    assert_eq!(third.status, 200, "{}", third.body);
+    let newest = third.json()["accessToken"].clone();
+    let calls = identity.token_calls();
+
+    // Late requests with cookie 1 or 2, on the instance that did not refresh them, get the
+    // newest state of the session without an upstream call (no used token is replayed).
+    let late1 = post(&b, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(late1.status, 200, "{}", late1.body);
+    assert_eq!(late1.json()["accessToken"], newest);
+    let late2 = post(&a, "/auth/refresh", None, Some(&cookie2)).await;
+    assert_eq!(late2.status, 200, "{}", late2.body);
+    assert_eq!(late2.json()["accessToken"], newest);
+    assert_eq!(identity.token_calls(), calls, "nothing replayed upstream");
+
+    // Their cookies hold the newest, unused refresh token: the session lives on.
+    let on = post(&a, "/auth/refresh", None, Some(&late1.cookie())).await;
+    assert_eq!(on.status, 200, "{}", on.body);
+    let still = post(&b, "/auth/refresh", None, Some(&on.cookie())).await;
+    assert_eq!(still.status, 200, "the session lives on: {}", still.body);
+}
+
+#[tokio::test]
+async fn redis_going_away_is_503_session_store_unavailable_and_logged_then_recovers() {
+    logs::capture();
+    let mut redis = RedisServer::start();
+    let identity = start_identity().await;
+    let key = shared_key();
+    let a = start_companion(instance(&identity, &key, &redis.url())).await;
+    let b = start_companion(instance(&identity, &key, &redis.url())).await;
+    let cookie = signed_in(&identity, &a).await;
+    let first = post(&b, "/auth/refresh", None, Some(&cookie)).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let cookie = first.cookie();
+
+    redis.kill();
+    let calls = identity.token_calls();
+    let started = Instant::now();
+    for companion in [&a, &b] {
+        let reply = post(companion, "/auth/refresh", None, Some(&cookie)).await;
+        assert_eq!(
+            (reply.status, reply.error().as_str()),
+            (503, "session_store_unavailable"),
+            "{}",
+            reply.body
+        );
+        assert!(
+            reply.set_cookie().is_none(),
+            "the session is kept: the cookie is neither cleared nor replaced"
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "answered within the Redis timeouts: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        identity.token_calls(),
+        calls,
+        "no upstream call without Redis"
+    );
+    assert!(
+        common::logs::text().contains("session store (Redis) unavailable"),
+        "a log line says why"
+    );
+    // Sign-in and the session check do not need Redis.
+    let other = signed_in(&identity, &a).await;
+    let session = get(&b, "/auth/session", Some(&other)).await;
+    assert_eq!(session.json()["active"], true);
+
+    // Redis back on the same port: the instances reconnect and the kept cookie refreshes.
+    redis.restart();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let reply = loop {
+        let reply = post(&a, "/auth/refresh", None, Some(&cookie)).await;
+        if reply.status != 503 || Instant::now() > deadline {
+            break reply;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let after = post(&b, "/auth/refresh", None, Some(&reply.cookie())).await;
+    assert_eq!(after.status, 200, "{}", after.body);
+}
+
+#[tokio::test]
+async fn a_closed_redis_port_is_503_at_once_and_sign_in_still_works() {
+    let identity = start_identity().await;
+    // A port nothing listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port")
+        .port();
+    let companion = start_companion(instance(
+        &identity,
+        &shared_key(),
+        &format!("redis://127.0.0.1:{closed}"),
+    ))
+    .await;
+    let cookie = signed_in(&identity, &companion).await;
+    let calls = identity.token_calls();
+    let started = Instant::now();
+    let reply = post(&companion, "/auth/refresh", None, Some(&cookie)).await;
+    assert_eq!(
+        (reply.status, reply.error().as_str()),
+        (503, "session_store_unavailable")
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(identity.token_calls(), calls);
+    // Without a cookie it is still session_expired: Redis is only asked about real sessions.
+    let none = post(&companion, "/auth/refresh", None, None).await;
+    assert_eq!(none.error(), "session_expired");
+}
+
+#[tokio::test]
+async fn a_claim_left_by_a_dead_instance_lapses_and_the_refresh_goes_on() {
+    let redis = RedisServer::start();
+    let identity = start_identity().await;
+    let key = shared_key();
+    let a = start_companion(instance(&identity, &key, &redis.url())).await;
+    let cookie = signed_in(&identity, &a).await;
+
+    // An instance claimed this session's refresh, then died: its claim (as the companion
+    // writes it, under the hash of the refresh token) stays until it lapses.
+    // The sign-in's one token answer: refresh token, id_token, access token, in that order.
+    let issued = identity.issued_tokens();
+    assert_eq!(issued.len(), 3, "one token answer so far");
+    let refresh_token = issued[0].clone();
+    let entry = {
+        use sha2::{Digest, Sha256};
+        let hash = Sha256::digest(refresh_token.as_bytes());
+        let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+        format!("{KEY_PREFIX}{hex}")
+    };
+    let client = ::redis::Client::open(redis.url()).expect("url");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("conn");
+    let lapse = Duration::from_millis(600);
+    let _: () = ::redis::cmd("SET")
+        .arg(&entry)
+        .arg("P:dead-instance")
+        .arg("PX")
+        .arg(lapse.as_millis() as u64)
+        .query_async(&mut conn)
+        .await
+        .expect("SET");
+    let calls = identity.token_calls();
+    let started = Instant::now();
+    let reply = post(&a, "/auth/refresh", None, Some(&cookie)).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert!(
+        started.elapsed() >= lapse - Duration::from_millis(50),
+        "the refresh waited for the other instance's claim: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        identity.token_calls(),
+        calls + 1,
+        "then ran it itself, once"
+    );
+    let next = post(&a, "/auth/refresh", None, Some(&reply.cookie())).await;
+    assert_eq!(next.status, 200, "{}", next.body);
+}
