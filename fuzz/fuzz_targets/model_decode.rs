@@ -4,6 +4,7 @@
 #![no_main]
 
 use fundraising_core::json;
+use fundraising_core::shape::Model;
 use fundraising_core::model::{
     Campaign, Donation, Event, EventCreated, EventPages, FundraisingPageSummary,
 };
@@ -30,7 +31,7 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-fn round_trip<T: DeserializeOwned + Serialize>(text: &str) -> Option<T> {
+fn round_trip<T: Model + DeserializeOwned + Serialize>(text: &str) -> Option<T> {
     let value: T = json::decode(text).ok()?;
     let first = serde_json::to_value(&value).expect("a decoded model serialises");
     let again: T = json::decode(&first.to_string())
