@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe } from "node:test";
 import { mkdirSync } from "node:fs";
 import { ARTIFACTS, axeSeriousViolations, browserTests, consoleErrors, money, openDemo, servers, stageDonation } from "./harness.mjs";
+import { startPartnerSite } from "./partner-site.mjs";
 
 const env = servers();
 const it = browserTests({ timeout: 90_000 });
@@ -237,5 +238,27 @@ describe("donation return", () => {
       await page.waitForResponse((r) => r.url().includes(`/donation/ref/${kept}`), { timeout: 15_000 });
     }
     assert.equal(removedRequests.length, 1, "the removed element polled again");
+  });
+
+  it("a partner's thank-you page on another origin, under the strict CSP, thanks the donor", async ({ page }) => {
+    const errors = consoleErrors(page);
+    const reference = await stageDonation(env, { ...DONATION, appears_after_secs: 0, final_after_secs: 1, final_status: "Accepted" });
+    const partner = await startPartnerSite(env);
+    try {
+      assert.notEqual(partner.origin, new URL(env.companionUrl).origin);
+      const response = await page.goto(`${partner.origin}/thanks?donation=${encodeURIComponent(reference)}`);
+      const csp = response.headers()["content-security-policy"];
+      assert.equal(csp, partner.csp);
+      assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/);
+      const element = page.locator("fundraising-donation");
+      await element.locator("[part=status][data-state=confirmed]").waitFor({ timeout: 30_000 });
+      assert.equal(await element.locator("[data-field=amount]").textContent(), "£12.50");
+      assert.equal(await element.locator("[data-field=message]").textContent(), "Well done!");
+      assert.deepEqual(await axeSeriousViolations(page), [], "axe: the partner's thank-you page");
+      assert.deepEqual(partner.reports, [], "CSP violation reports");
+      checkConsole(errors, reference);
+    } finally {
+      await partner.close();
+    }
   });
 });

@@ -64,3 +64,28 @@ it("two tabs: a sign-in in A shows the name in B, a sign-out in B signs A out, w
   assert.deepEqual(reasons.A, [USER.name, null]);
   assert.deepEqual(reasons.B, [USER.name, null]);
 });
+
+it("a session the companion no longer holds: the next call signs the page out and says so", async ({ page, context }) => {
+  await openDemo(page, env.companionUrl);
+  await signInByPopup(page);
+  await page.locator("#signed-in").waitFor();
+  await mark(page, "A");
+  // The companion's cookie is gone (as when its session ended), and the page's access token is
+  // due for renewal: the page's clock jumps two hours ahead (Date.now is what the client reads).
+  await context.clearCookies();
+  await page.evaluate(() => {
+    const now = Date.now.bind(Date);
+    Date.now = () => now() + 2 * 60 * 60 * 1000;
+  });
+  // A call that needs the token: the renewal fails, the client fires `sessionchange` "expired".
+  await page.locator("#donation-ref").fill("demo-ref-2");
+  await page.locator("#donation-form button[type=submit]").click();
+  await page.locator("#sign-in").waitFor();
+  assert.equal(await page.locator("#signed-in").isVisible(), false);
+  assert.equal(await page.locator("body").getAttribute("data-signed-in"), "false");
+  const banner = page.locator("#auth-message");
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /session has ended/);
+  assert.equal(await banner.getAttribute("data-kind"), "info");
+  assert.equal(await marked(page), "A", "the page was reloaded");
+});
