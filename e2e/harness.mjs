@@ -326,3 +326,20 @@ export async function rawCampaign(env) {
   assert.equal(response.status, 200);
   return response.json();
 }
+
+/**
+ * Stages a donation through the sandbox's test-only route (`enable_test_routes`, on in
+ * scripts/with-servers.sh): 404 for `appears_after_secs`, then `Pending`, then `final_status`
+ * from `final_after_secs` on, counted from now. A fresh reference unless `entry` names one;
+ * resolves with the reference.
+ */
+export async function stageDonation(env, entry = {}) {
+  const reference = entry.reference ?? `e2e-return-${crypto.randomUUID()}`;
+  const response = await fetch(`${env.baseUrl}/_sandbox/staged-donations`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...entry, reference }),
+  });
+  assert.equal(response.status, 201, `staging ${reference}: ${await response.text()}`);
+  return reference;
+}

@@ -1,7 +1,7 @@
 // A partner's web site for the end-to-end tests: a tiny static server on 127.0.0.1 (port 0, so
-// its own origin, which is not in the companion's --allowed-origin list) that serves one page
-// embedding <fundraising-campaign> exactly as the README tells a partner to, under a strict
-// Content-Security-Policy sent as a header. Violation reports (report-uri) are kept.
+// its own origin, which is not in the companion's --allowed-origin list) that serves a page
+// embedding <fundraising-campaign> and a thank-you page with <fundraising-donation>, exactly as
+// the README tells a partner to, under a strict Content-Security-Policy sent as a header. Violation reports (report-uri) are kept.
 import { createServer } from "node:http";
 
 /** The partner's own stylesheet (style-src 'self'). */
@@ -56,12 +56,40 @@ export function partnerPage({ companionUrl, baseUrl, appId }) {
 }
 
 /**
- * Starts the partner site; resolves with `{origin, csp, reports, close()}`. `reports` fills with
+ * The partner's thank-you page, where the donation site sends the donor back with
+ * `?donation=<reference>`: one module script tag and <fundraising-donation>, nothing else.
+ */
+export function thanksPage({ companionUrl, baseUrl, appId }) {
+  const companion = new URL(companionUrl).origin;
+  const attr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Riverside Runners: thank you</title>
+  <link rel="stylesheet" href="/partner.css">
+  <script type="module" src="${attr(companion)}/donation-return.js"></script>
+</head>
+<body>
+  <main>
+    <h1>Thank you for supporting Riverside Runners</h1>
+    <fundraising-donation reference-param="donation" app-id="${attr(appId)}"
+                          base-url="${attr(baseUrl)}"></fundraising-donation>
+  </main>
+</body>
+</html>
+`;
+}
+
+/**
+ * Starts the partner site (`/`: the campaign card, `/thanks`: the donation return); resolves with `{origin, csp, reports, close()}`. `reports` fills with
  * the bodies Chromium posts to /csp-report.
  */
 export async function startPartnerSite(env) {
   const csp = partnerCsp(env);
   const page = partnerPage(env);
+  const thanks = thanksPage(env);
   const reports = [];
   const server = createServer((request, response) => {
     const path = new URL(request.url, "http://partner.invalid").pathname;
@@ -86,6 +114,9 @@ export async function startPartnerSite(env) {
     if (path === "/") {
       response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
       response.end(request.method === "HEAD" ? undefined : page);
+    } else if (path === "/thanks") {
+      response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
+      response.end(request.method === "HEAD" ? undefined : thanks);
     } else if (path === "/partner.css") {
       response.writeHead(200, { ...common, "Content-Type": "text/css; charset=utf-8" });
       response.end(request.method === "HEAD" ? undefined : PARTNER_CSS);

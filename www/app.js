@@ -1,8 +1,9 @@
-// The demo page: wires the fundraising-client package to the four sections of index.html.
+// The demo page: wires the fundraising-client package to the sections of index.html.
 import { loadPackage } from "./widget.js";
 import { loadConfig } from "./config.js";
 import { setupAuth } from "./auth.js";
 import { setupDonationLookup } from "./donation.js";
+import { setupDonationReturn } from "./return-demo.js";
 import { setupEventForm } from "./event-form.js";
 import { setupEventPages } from "./event-pages.js";
 
@@ -29,6 +30,7 @@ async function main() {
   campaign.setAttribute("base-url", config.baseUrl);
   document.getElementById("campaign-slot").replaceChildren(campaign);
 
+  setupDonationReturn(config);
   setupDonationLookup(client);
   setupEventForm(client);
   setupEventPages(client);

@@ -31,8 +31,9 @@ async function restoreSession(client, companionUrl) {
 
 /**
  * Finishes a sign-in when the page is a callback (or restores the companion's session after a
- * reload), then shows the sign-in state and wires the buttons. Fires `session-change` on
- * document whenever the user signs in or out.
+ * reload), then shows the sign-in state, keeps it in step with the client's `sessionchange`
+ * event and wires the buttons. Fires `session-change` on document whenever the user signs in or
+ * out (in this tab or another).
  */
 export async function setupAuth(client, companionUrl) {
   const loading = document.getElementById("auth-loading");
@@ -53,20 +54,23 @@ export async function setupAuth(client, companionUrl) {
     banner.hidden = true;
     banner.textContent = "";
   };
-  const render = () => {
-    const session = client.session;
+  const render = (session = client.session) => {
     loading.hidden = true;
     signedOut.hidden = Boolean(session);
     signedIn.hidden = !session;
     userName.textContent = session ? (session.profile?.name || session.profile?.email || session.profile?.sub) : "";
     document.body.dataset.signedIn = session ? "true" : "false";
   };
-  // The page's own `session-change` (the other sections listen to it on document). When the
-  // package fires its session-change event (sign-in, refresh, sign-out, session lost, other
-  // tabs), this becomes that event's listener instead of being called after each button.
-  const changed = () => {
-    render();
-    document.dispatchEvent(new CustomEvent("session-change", { detail: client.session }));
+  // The header follows the package's `sessionchange` event, whatever caused it: a sign-in or
+  // sign-out here, a renewed token, a session the companion no longer holds, or another tab of
+  // this origin (a sign-out there signs this client out; a sign-in there is picked up through
+  // the companion's cookie). The other sections listen to the page's own `session-change` on
+  // document, sent when the signed-in user changes (not for a renewed token).
+  const onSessionChange = (event) => {
+    const { reason, session } = event.detail;
+    render(session);
+    if (reason === "expired") say("Your session has ended. Sign in again to continue.", "info");
+    if (reason !== "refresh") document.dispatchEvent(new CustomEvent("session-change", { detail: session }));
   };
 
   try {
@@ -77,6 +81,7 @@ export async function setupAuth(client, companionUrl) {
   }
   await restoreSession(client, companionUrl);
   render();
+  client.addEventListener("sessionchange", onSessionChange);
 
   signInButton.addEventListener("click", () => {
     clear();
@@ -89,7 +94,6 @@ export async function setupAuth(client, companionUrl) {
       pending = Promise.reject(error);
     }
     pending
-      .then(() => changed())
       .catch(async (error) => {
         if (error?.code === "popup_blocked") {
           say("Your browser blocked the sign-in pop-up, so signing in continues in this window…", "info");
@@ -118,7 +122,7 @@ export async function setupAuth(client, companionUrl) {
       say(`Signing out failed: ${describeError(error)}`);
     } finally {
       signOutButton.disabled = false;
-      changed();
+      render();
     }
   });
 }
