@@ -21,6 +21,7 @@ pub mod json;
 pub mod model;
 pub mod nonce;
 pub mod pkce;
+pub mod secret;
 pub mod service_error;
 pub mod shape;
 pub mod validate;

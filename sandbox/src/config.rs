@@ -1,9 +1,10 @@
 //! The TOML configuration: registered applications and users.
 
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
+
+pub use fundraising_core::secret::Secret;
 
 use crate::error::{Result, SandboxError};
 
@@ -18,40 +19,6 @@ email = "demo@example.org"
 password = "demo-password"
 name = "Demo Fundraiser"
 "#;
-
-/// A secret value (client secret, password) whose `Debug` output is `[redacted]`.
-#[derive(Clone, Deserialize, PartialEq, Eq)]
-#[serde(transparent)]
-pub struct Secret(String);
-
-impl Secret {
-    /// Wraps a secret value.
-    pub fn new(value: impl Into<String>) -> Self {
-        Self(value.into())
-    }
-
-    /// The secret itself; use only to compare or to hand it to the party entitled to it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-
-    /// Compares with a presented value in time independent of where they differ.
-    pub fn matches(&self, presented: &str) -> bool {
-        let a = self.0.as_bytes();
-        let b = presented.as_bytes();
-        let mut diff = a.len() ^ b.len();
-        for (i, x) in a.iter().enumerate() {
-            diff |= usize::from(x ^ b.get(i).copied().unwrap_or(0));
-        }
-        diff == 0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[redacted]")
-    }
-}
 
 /// A registered third-party application (OAuth client).
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
