@@ -39,9 +39,21 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     value.serialize(&TO_JS).unwrap_or(JsValue::NULL)
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.parse` of a JS string (an answer's body, never copied into Rust).
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn parse_js(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
+}
+
 /// A JSON text parsed by the platform's `JSON.parse`.
 pub(crate) fn parse_json(text: &str) -> Result<JsValue, Error> {
     js_sys::JSON::parse(text).map_err(|_| Error::Decode("the answer is not JSON".into()))
+}
+
+/// An answer's body parsed by the platform's `JSON.parse`.
+pub(crate) fn parse_body(body: &js_sys::JsString) -> Result<JsValue, Error> {
+    parse_js(body).map_err(|_| Error::Decode("the answer is not JSON".into()))
 }
 
 /// A JS value as JSON text, by the platform's `JSON.stringify`.
@@ -53,8 +65,8 @@ pub(crate) fn to_json(value: &JsValue) -> String {
 }
 
 /// The service's JSON answer `body` as the JS result of the model `M`, by core's decoder.
-pub(crate) fn decode<M: Model>(body: &str) -> Result<JsValue, Error> {
-    let tree = Node::new(parse_json(body)?);
+pub(crate) fn decode<M: Model>(body: &js_sys::JsString) -> Result<JsValue, Error> {
+    let tree = Node::new(parse_body(body)?);
     Shaped::new(&tree, M::SHAPE)
         .serialize(&TO_JS)
         .map_err(|e| Error::Decode(message(e)))
@@ -271,7 +283,7 @@ mod tests {
     }
 
     fn decode_error<M: Model>(body: &str) -> String {
-        match decode::<M>(body) {
+        match decode::<M>(&body.into()) {
             Err(e @ Error::Decode(_)) => e.to_string(),
             other => panic!("expected a decode error, got {other:?}"),
         }
@@ -279,7 +291,8 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn pascal_case_campaign_fixture_becomes_camel_case() {
-        let c = decode::<Campaign>(include_str!("../tests/fixtures/campaign.json")).unwrap();
+        let c =
+            decode::<Campaign>(&include_str!("../tests/fixtures/campaign.json").into()).unwrap();
         assert_eq!(
             get(&c, "campaignGuid"),
             "6c0cbe6e-3b6c-4a52-9f1d-0c2a5c8b1e7a"
@@ -305,7 +318,8 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn donation_fixture_keeps_text_amounts_and_the_utc_milliseconds() {
-        let d = decode::<Donation>(include_str!("../tests/fixtures/donation.json")).unwrap();
+        let d =
+            decode::<Donation>(&include_str!("../tests/fixtures/donation.json").into()).unwrap();
         assert_eq!(get(&d, "id"), 1_234_567.0);
         assert_eq!(get(&d, "amount"), "10.00");
         assert_eq!(get(&d, "donorLocalAmount"), "11.75");
@@ -317,7 +331,8 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn event_pages_fixture_with_in_memory_person_and_negative_date() {
-        let p = decode::<EventPages>(include_str!("../tests/fixtures/event-pages.json")).unwrap();
+        let p = decode::<EventPages>(&include_str!("../tests/fixtures/event-pages.json").into())
+            .unwrap();
         assert_eq!(get(&p, "eventId"), 4711.0);
         let first = get(&p, "fundraisingPages")
             .dyn_into::<Array>()
@@ -333,8 +348,9 @@ mod tests {
     #[wasm_bindgen_test]
     fn absent_and_null_fields_get_null_or_their_default() {
         let d = decode::<Donation>(
-            r#"{"ID": 7, "STATUS": "accepted", "source": "Carrier pigeon", "amount": 25.5,
-                "donationRef": null, "donorDisplayName": null}"#,
+            &r#"{"ID": 7, "STATUS": "accepted", "source": "Carrier pigeon", "amount": 25.5,
+                "donationRef": null, "donorDisplayName": null}"#
+                .into(),
         )
         .unwrap();
         assert_eq!(get(&d, "id"), 7.0);

@@ -151,6 +151,9 @@ pub(crate) fn decode<M: Model>(response: HttpResponse) -> Result<JsValue, Error>
     if (200..300).contains(&response.status) {
         convert::decode::<M>(&response.body)
     } else {
-        Err(fundraising_core::Error::Service(service_error(response.status, &response.body)).into())
+        Err(
+            fundraising_core::Error::Service(service_error(response.status, &response.text()))
+                .into(),
+        )
     }
 }

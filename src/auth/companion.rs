@@ -5,7 +5,7 @@ use fundraising_core::companion::{ErrorBody, TokenAnswer, TokenRequest};
 use web_sys::AbortSignal;
 
 use super::Session;
-use crate::convert::{from_js, parse_json, to_js, to_json};
+use crate::convert::{from_js, parse_body, to_js, to_json};
 use crate::error_body::service_error;
 use crate::http::{send, HttpRequest, HttpResponse, Method};
 use crate::Error;
@@ -69,7 +69,7 @@ impl Companion {
 
 /// The companion's error body `{error, message}` as [`Error::Companion`].
 fn companion_error(response: &HttpResponse) -> Error {
-    let body = parse_json(&response.body).ok();
+    let body = parse_body(&response.body).ok();
     match body.and_then(|body| from_js::<ErrorBody>(body, "answer").ok()) {
         Some(ErrorBody { error, message }) => Error::Companion {
             code: error,
@@ -79,14 +79,14 @@ fn companion_error(response: &HttpResponse) -> Error {
         None => Error::Companion {
             code: crate::error::code::HTTP_ERROR.to_owned(),
             status: response.status,
-            message: service_error(response.status, &response.body).message,
+            message: service_error(response.status, &response.text()).message,
         },
     }
 }
 
 /// The token answer as the session.
 fn session(response: HttpResponse) -> Result<Session, Error> {
-    let answer: TokenAnswer = from_js(parse_json(&response.body)?, "answer")
+    let answer: TokenAnswer = from_js(parse_body(&response.body)?, "answer")
         .map_err(|e| Error::Decode(["the companion's answer: ", &e.message()].concat()))?;
     Ok(answer.into())
 }

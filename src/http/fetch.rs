@@ -2,8 +2,9 @@
 //! bounded by a timeout and the caller's signal.
 
 use gloo_net::http::RequestBuilder;
-use js_sys::{Function, Reflect};
+use js_sys::{Function, JsString, Reflect};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, RequestCredentials};
 
 use crate::timer::{clear_timeout, set_timeout};
@@ -34,10 +35,18 @@ pub(crate) struct HttpRequest<'a> {
 pub(crate) struct HttpResponse {
     /// HTTP status.
     pub status: u16,
-    /// The body as text.
-    pub body: String,
+    /// The body as the JS string it arrived as (read by `JSON.parse` without a copy into
+    /// Rust; [`HttpResponse::text`] when Rust needs the text).
+    pub body: JsString,
     /// The `Retry-After` header, if any.
     pub retry_after: Option<String>,
+}
+
+impl HttpResponse {
+    /// The body as Rust text.
+    pub(crate) fn text(&self) -> String {
+        String::from(&self.body)
+    }
 }
 
 /// An abort of this request: the controller's `abort`, bound to an `Error` reason, so every
@@ -113,10 +122,21 @@ async fn exchange(request: &HttpRequest<'_>, signal: &AbortSignal) -> Result<Htt
         None => builder.send().await,
     };
     let response = sent.map_err(failure)?;
+    let status = response.status();
+    let retry_after = response.headers().get("Retry-After");
+    let raw = web_sys::Response::from(response);
+    let text = raw
+        .text()
+        .map_err(|_| "cannot read the answer".to_owned())?;
+    let body = JsFuture::from(text).await.map_err(|e| {
+        e.dyn_into::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .unwrap_or_default()
+    })?;
     Ok(HttpResponse {
-        status: response.status(),
-        retry_after: response.headers().get("Retry-After"),
-        body: response.text().await.map_err(failure)?,
+        status,
+        retry_after,
+        body: body.unchecked_into(),
     })
 }
 
