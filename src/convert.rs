@@ -223,7 +223,7 @@ impl JsonNode for Node {
             return None;
         }
         let value = self.value.unchecked_ref::<Parsed>().get(&js_name(name));
-        (!value.is_undefined()).then(|| Node::new(value))
+        (!value.loose_eq(&JsValue::NULL)).then(|| Node::new(value))
     }
 
     fn member_ignoring_case(&self, name: &'static str) -> Option<Self> {

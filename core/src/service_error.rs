@@ -333,7 +333,7 @@ mod tests {
             match self {
                 Tree::Map(members) => members
                     .iter()
-                    .find(|(k, _)| *k == name)
+                    .find(|(k, v)| *k == name && !matches!(v, Tree::Null))
                     .map(|(_, v)| v.clone()),
                 _ => None,
             }

@@ -23,8 +23,8 @@ pub trait JsonNode: Sized {
     fn is_null(&self) -> bool;
     /// The items of a JSON array, `None` for anything else.
     fn items(&self) -> Option<Vec<Self>>;
-    /// The member named exactly `name`, whatever its value; `None` when there is none or this
-    /// is not an object.
+    /// The member named exactly `name` unless it is `null`; `None` when there is none, it is
+    /// `null`, or this is not an object.
     fn exact_member(&self, name: &'static str) -> Option<Self>;
     /// The first member, in the object's own order, whose name equals `name` ignoring ASCII
     /// case and whose value is not `null`.
@@ -34,10 +34,8 @@ pub trait JsonNode: Sized {
     /// name unless it is `null`, else the first non-null member whose name equals it ignoring
     /// ASCII case. `None` (absent) when there is none, so `null` counts as absent.
     fn member(&self, name: &'static str) -> Option<Self> {
-        match self.exact_member(name) {
-            Some(value) if !value.is_null() => Some(value),
-            _ => self.member_ignoring_case(name),
-        }
+        self.exact_member(name)
+            .or_else(|| self.member_ignoring_case(name))
     }
 }
 
@@ -86,7 +84,10 @@ impl JsonNode for Value {
     }
 
     fn exact_member(&self, name: &'static str) -> Option<Self> {
-        self.as_object()?.get(name).cloned()
+        self.as_object()?
+            .get(name)
+            .filter(|v| !v.is_null())
+            .cloned()
     }
 
     fn member_ignoring_case(&self, name: &'static str) -> Option<Self> {
