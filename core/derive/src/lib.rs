@@ -43,17 +43,26 @@ struct FieldInfo {
     doc: String,
 }
 
-fn expand(input: &DeriveInput, with_shape: bool) -> syn::Result<TokenStream> {
-    let name = &input.ident;
+/// The named fields of a struct; anything else is a compile error.
+fn named_fields(input: &DeriveInput) -> syn::Result<&syn::FieldsNamed> {
     let Data::Struct(data) = &input.data else {
-        return Err(syn::Error::new_spanned(name, "only structs can be derived"));
-    };
-    let Fields::Named(named) = &data.fields else {
         return Err(syn::Error::new_spanned(
-            name,
-            "only named fields are supported",
+            &input.ident,
+            "only structs can be derived",
         ));
     };
+    match &data.fields {
+        Fields::Named(named) => Ok(named),
+        _ => Err(syn::Error::new_spanned(
+            &input.ident,
+            "only named fields are supported",
+        )),
+    }
+}
+
+fn expand(input: &DeriveInput, with_shape: bool) -> syn::Result<TokenStream> {
+    let name = &input.ident;
+    let named = named_fields(input)?;
     let container = Attrs::read(&input.attrs)?;
     let mut fields = Vec::new();
     for field in &named.named {
@@ -359,15 +368,7 @@ pub fn derive_record(input: TokenStream) -> TokenStream {
 
 fn record(input: &DeriveInput) -> syn::Result<TokenStream> {
     let name = &input.ident;
-    let Data::Struct(data) = &input.data else {
-        return Err(syn::Error::new_spanned(name, "only structs can be derived"));
-    };
-    let Fields::Named(named) = &data.fields else {
-        return Err(syn::Error::new_spanned(
-            name,
-            "only named fields are supported",
-        ));
-    };
+    let named = named_fields(input)?;
     let container = Attrs::read(&input.attrs)?;
     let (_, ty_generics, where_clause) = input.generics.split_for_impl();
     if !input.generics.params.is_empty() {
