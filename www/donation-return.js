@@ -27,7 +27,7 @@
 // status) and fundraising-error (detail: the FundraisingError, or an Error for a missing
 // attribute).
 
-import { el, formatMoney, loadPackage } from "./widget.js";
+import { AttributeDrivenElement, el, formatMoney, loadPackage } from "./widget.js";
 
 const STYLE = `
   :host { display: block; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -73,12 +73,10 @@ function styleSheet() {
 }
 
 /** The custom element; observed attributes: app-id, base-url, reference, reference-param, timeout-ms. */
-export class FundraisingDonationElement extends HTMLElement {
+export class FundraisingDonationElement extends AttributeDrivenElement {
   static observedAttributes = ["app-id", "base-url", "reference", "reference-param", "timeout-ms"];
 
   #status;
-  #controller = null;
-  #scheduled = false;
 
   constructor() {
     super();
@@ -103,34 +101,8 @@ export class FundraisingDonationElement extends HTMLElement {
     return param ? new URLSearchParams(location.search).get(param) || null : null;
   }
 
-  connectedCallback() {
-    this.#schedule();
-  }
-
-  disconnectedCallback() {
-    this.#controller?.abort();
-    this.#controller = null;
-  }
-
-  attributeChangedCallback(_name, oldValue, newValue) {
-    if (oldValue !== newValue && this.isConnected) this.#schedule();
-  }
-
-  /** Coalesces several attribute changes made in one task into one start. */
-  #schedule() {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    queueMicrotask(() => {
-      this.#scheduled = false;
-      if (this.isConnected) this.#start();
-    });
-  }
-
-  async #start() {
-    this.#controller?.abort();
-    const controller = new AbortController();
-    this.#controller = controller;
-    const { signal } = controller;
+  /** Waits for the donation of the attributes (aborted by `signal`). */
+  async run(signal) {
 
     const appId = this.getAttribute("app-id");
     const baseUrl = this.getAttribute("base-url");

@@ -77,19 +77,14 @@ function styleSheet() {
   return sheet;
 }
 
-/** The custom element; observed attributes: short-name, app-id, base-url. */
-export class FundraisingCampaignElement extends HTMLElement {
-  static observedAttributes = ["short-name", "app-id", "base-url"];
-
-  #root;
+/**
+ * The life of an element that does one piece of work from its attributes (both elements of
+ * this folder): attribute changes made in one task start it once, a new start aborts the one
+ * before, and leaving the page aborts it. Subclasses implement `run(signal)`.
+ */
+export class AttributeDrivenElement extends HTMLElement {
   #controller = null;
   #scheduled = false;
-
-  constructor() {
-    super();
-    this.#root = this.attachShadow({ mode: "open" });
-    this.#root.adoptedStyleSheets = [styleSheet()];
-  }
 
   connectedCallback() {
     this.#schedule();
@@ -104,21 +99,34 @@ export class FundraisingCampaignElement extends HTMLElement {
     if (oldValue !== newValue && this.isConnected) this.#schedule();
   }
 
-  /** Coalesces several attribute changes made in one task into one load. */
+  /** Coalesces several attribute changes made in one task into one start. */
   #schedule() {
     if (this.#scheduled) return;
     this.#scheduled = true;
     queueMicrotask(() => {
       this.#scheduled = false;
-      this.#load();
+      if (!this.isConnected) return;
+      this.#controller?.abort();
+      this.#controller = new AbortController();
+      this.run(this.#controller.signal);
     });
   }
+}
 
-  async #load() {
-    this.#controller?.abort();
-    const controller = new AbortController();
-    this.#controller = controller;
+/** The custom element; observed attributes: short-name, app-id, base-url. */
+export class FundraisingCampaignElement extends AttributeDrivenElement {
+  static observedAttributes = ["short-name", "app-id", "base-url"];
 
+  #root;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: "open" });
+    this.#root.adoptedStyleSheets = [styleSheet()];
+  }
+
+  /** Loads the campaign of the attributes (aborted by `signal`). */
+  async run(signal) {
     const shortName = this.getAttribute("short-name");
     const appId = this.getAttribute("app-id");
     const baseUrl = this.getAttribute("base-url");
@@ -133,11 +141,11 @@ export class FundraisingCampaignElement extends HTMLElement {
     try {
       const { FundraisingClient } = await loadPackage();
       const client = new FundraisingClient({ appId, baseUrl });
-      const campaign = await client.getCampaign(shortName, { signal: controller.signal });
-      if (controller.signal.aborted) return;
+      const campaign = await client.getCampaign(shortName, { signal });
+      if (signal.aborted) return;
       this.#renderCampaign(campaign);
     } catch (error) {
-      if (controller.signal.aborted || error?.code === "aborted") return;
+      if (signal.aborted || error?.code === "aborted") return;
       console.error(`<fundraising-campaign short-name="${shortName}">:`, error);
       const text = error?.code === "not_found"
         ? `No campaign is called “${shortName}”.`
