@@ -45,11 +45,15 @@ terser="$root/tools/node_modules/.bin/terser"
 # puts the 1 MiB stack first (growing down to 0) and the data above it, so the lowest 1 KiB
 # is only reached by a stack about to overflow; binaryen may then fold small constant
 # offsets into loads and stores.
-"$wasm_opt" -Oz --strip-debug --strip-producers --strip-target-features --low-memory-unused \
-  --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  -o "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"
+# -Oz twice: the second pass finds what the first one's inlining and merging opened up.
+features=(--enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int
+  --enable-mutable-globals --enable-reference-types --enable-multivalue)
+"$wasm_opt" -Oz -Oz --strip-debug --strip-producers --strip-target-features --low-memory-unused \
+  "${features[@]}" -o "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"
 mv "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"
+
+# Short names for the wasm's imports and exports, in the wasm and in the glue.
+node scripts/minify-names.mjs "$wasm_opt" "$out" "$name" "${features[@]}"
 
 # FundraisingError is a JS class (it must extend Error); export it from the package entry.
 error_js=$(cd "$out" && find snippets -path '*/src/js/error.js' | head -n 1)
