@@ -6,7 +6,7 @@ use crate::service_error::ServiceError;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Error {
     /// A date that is not of the form `\/Date(<ms>[±hhmm])\/`; `input` quotes what was given.
-    #[error("invalid date {input:?}: expected \\/Date(<milliseconds>[+-hhmm])\\/")]
+    #[error("invalid date {}: expected \\/Date(<milliseconds>[+-hhmm])\\/", Quoted(.input))]
     InvalidDate {
         /// The rejected text (cut to 200 characters).
         input: String,
@@ -26,13 +26,13 @@ pub enum Error {
         message: String,
     },
     /// A scope the service does not define.
-    #[error("unknown scope {scope:?}; known scopes are openid, profile, email, account, fundraise, offline_access")]
+    #[error("unknown scope {}; known scopes are openid, profile, email, account, fundraise, offline_access", Quoted(.scope))]
     UnknownScope {
         /// The scope as given.
         scope: String,
     },
     /// A scope the service announces but does not offer yet (`social`, `crowdfunding`).
-    #[error("scope {scope:?} is announced by the service but not available yet")]
+    #[error("scope {} is announced by the service but not available yet", Quoted(.scope))]
     ScopeUnavailable {
         /// The scope as given.
         scope: String,
@@ -99,10 +99,52 @@ impl Error {
     }
 }
 
+/// Text in double quotes, with `"`, `\` and control characters escaped: how messages quote
+/// what they were given. (Not `{:?}`: the browser package is built without `Debug` formatting,
+/// which would leave the quotes empty.)
+pub struct Quoted<'a>(pub &'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write;
+        f.write_char('"')?;
+        for c in self.0.chars() {
+            match c {
+                '"' | '\\' => {
+                    f.write_char('\\')?;
+                    f.write_char(c)?;
+                }
+                '\t' => f.write_str("\\t")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                c if c.is_control() => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+                c => f.write_char(c)?,
+            }
+        }
+        f.write_char('"')
+    }
+}
+
 impl From<serde_json::Error> for Error {
     fn from(e: serde_json::Error) -> Self {
         Error::Decode {
             message: e.to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_text_reads_as_debug_does_for_what_messages_quote() {
+        for text in ["", "yesterday", r"\/Date(1)\/", "say \"hi\"", "tab\there", "line\r\n", "bell\u{7}", "naïve"] {
+            assert_eq!(Quoted(text).to_string(), format!("{text:?}"));
+        }
+        let err = Error::InvalidDate {
+            input: "a\"b".into(),
+        };
+        assert!(err.to_string().starts_with(r#"invalid date "a\"b": "#), "{err}");
     }
 }
