@@ -12,14 +12,16 @@ if [ "${1:-}" = "--out" ]; then out=$2; fi
 
 name=fundraising_client
 # The size build: nightly's std rebuilt for size with panics as plain traps (no panic
-# messages or source locations, no formatting machinery for them), in its own target
+# messages or source locations, no formatting machinery for them), and without `Debug`
+# formatting (`{:?}` prints nothing: our messages quote with core's `Quoted`; serde's
+# invalid-type messages then name the type but not the value), in its own target
 # directory so it does not rebuild the stable artifacts of the tests. Stable (a larger
 # package) when nightly or its rust-src is missing (scripts/ensure-tools.sh wasm adds rust-src).
 nightly_build() {
   cargo +nightly --version >/dev/null 2>&1 \
     && [ -d "$(rustc +nightly --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ] \
     && CARGO_TARGET_DIR="$root/target/pkg-nightly" \
-      RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none' \
+      RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none' \
       cargo +nightly build -q --release --target wasm32-unknown-unknown -p fundraising-client \
       -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
 }
