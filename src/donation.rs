@@ -6,9 +6,8 @@ use std::rc::Rc;
 
 use fundraising_core::backoff;
 use fundraising_core::model::DonationStatus;
-use fundraising_core::shape::{Record, TypeScript};
+use fundraising_core::shape::TypeScript;
 use js_sys::{Function, Reflect};
-use serde::Deserializer;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
@@ -24,7 +23,7 @@ const FIRST_POLL_MS: f64 = 1_000.0;
 const MAX_POLL_MS: f64 = 8_000.0;
 
 /// Options of `waitForDonation`.
-#[derive(Debug, Clone, Default, Record, TypeScript)]
+#[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct WaitOptions {
@@ -32,26 +31,13 @@ pub struct WaitOptions {
     /// rejects with code `timeout`.
     pub timeout_ms: Option<f64>,
     /// Aborts the wait; it then rejects with code `aborted`.
-    #[serde(default, deserialize_with = "crate::options::signal")]
     pub signal: Option<AbortSignal>,
     /// Called with `(status, donation)` each time the donation is seen with a new status.
-    #[serde(default, deserialize_with = "callback")]
     pub on_status: Option<StatusCallback>,
 }
 
 /// `(status: DonationStatus, donation: Donation) => void`.
 pub type StatusCallback = Function;
-
-fn callback<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Function>, D::Error> {
-    let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    value
-        .dyn_into::<Function>()
-        .map(Some)
-        .map_err(|_| serde::de::Error::custom("onStatus: expected a function"))
-}
 
 /// Errors after which the donation may still appear: not yet known (404), or the service
 /// or the network briefly unavailable.

@@ -1,16 +1,19 @@
-//! The options objects of the JS API, read by serde-wasm-bindgen; their TypeScript
-//! declarations are derived from these types.
+//! The options objects of the JS API: one record of every member any of them holds, read by
+//! serde-wasm-bindgen through one `Deserialize`, and a typed view of it per call, whose
+//! TypeScript declaration is derived from the type.
 
 use fundraising_core::shape::{Record, TypeScript};
 use serde::Deserializer;
+use js_sys::Function;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
 use crate::convert::from_js;
+use crate::donation::WaitOptions;
 use crate::Error;
 
 /// Options of `new FundraisingClient(options)`.
-#[derive(Debug, Clone, Record, TypeScript)]
+#[derive(Debug, Clone, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct ClientOptions {
@@ -34,17 +37,16 @@ pub struct ClientOptions {
 }
 
 /// The last argument of every call.
-#[derive(Debug, Clone, Default, Record, TypeScript)]
+#[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct CallOptions {
     /// Aborts the call; it then rejects with code `aborted`.
-    #[serde(default, deserialize_with = "signal")]
     pub signal: Option<AbortSignal>,
 }
 
 /// Options of `getEventPages`.
-#[derive(Debug, Clone, Default, Record, TypeScript)]
+#[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct PageOptions {
@@ -53,24 +55,22 @@ pub struct PageOptions {
     /// Results per page, 1 to 100 (the service's default when left out).
     pub page_size: Option<f64>,
     /// Aborts the call; it then rejects with code `aborted`.
-    #[serde(default, deserialize_with = "signal")]
     pub signal: Option<AbortSignal>,
 }
 
 /// Options of `eventPages`.
-#[derive(Debug, Clone, Default, Record, TypeScript)]
+#[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct PagesOptions {
     /// Results per request, 1 to 100 (default 100).
     pub page_size: Option<f64>,
     /// Aborts the iteration; the pending `next()` then rejects with code `aborted`.
-    #[serde(default, deserialize_with = "signal")]
     pub signal: Option<AbortSignal>,
 }
 
 /// Options of `signInWithPopup` and `signInWithRedirect`.
-#[derive(Debug, Clone, Default, Record, TypeScript)]
+#[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct SignInOptions {
@@ -85,22 +85,7 @@ pub struct SignInOptions {
     /// Pop-up only: how long to wait for the user, in milliseconds (default 300000).
     pub timeout_ms: Option<f64>,
     /// Aborts the sign-in; it then rejects with code `aborted`.
-    #[serde(default, deserialize_with = "signal")]
     pub signal: Option<AbortSignal>,
-}
-
-/// An `AbortSignal` member, kept as the JS object it is (`serde_wasm_bindgen::preserve`).
-pub(crate) fn signal<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<AbortSignal>, D::Error> {
-    let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    value
-        .dyn_into::<AbortSignal>()
-        .map(Some)
-        .map_err(|_| serde::de::Error::custom("signal: expected an AbortSignal"))
 }
 
 /// Milliseconds as a positive whole `u32` (at most `u32::MAX`); `invalid_argument` otherwise.
@@ -116,8 +101,56 @@ fn milliseconds(value: Option<f64>, name: &str, zero_allowed: bool) -> Result<Op
         .transpose()
 }
 
-/// Reads an optional options object (`undefined` and `null` are "no options").
-pub(crate) fn read<T: DeserializeOwnedDefault>(value: Option<JsValue>) -> Result<T, Error> {
+/// Every member an options object of the API may hold. One record (one `Deserialize`, one
+/// visitor) serves every call instead of one per options type: each call takes its view of it
+/// (`From<Given>`), and a member of the wrong type is refused whichever call it is given to.
+#[derive(Default, Record)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Given {
+    app_id: Option<String>,
+    base_url: Option<String>,
+    auth_url: Option<String>,
+    redirect_uri: Option<String>,
+    companion_url: Option<String>,
+    scopes: Option<Vec<String>>,
+    timeout_ms: Option<f64>,
+    bff: Option<bool>,
+    page: Option<f64>,
+    page_size: Option<f64>,
+    prompt: Option<String>,
+    login_hint: Option<String>,
+    return_path: Option<String>,
+    #[serde(default, deserialize_with = "signal")]
+    signal: Option<AbortSignal>,
+    #[serde(default, deserialize_with = "callback")]
+    on_status: Option<Function>,
+}
+
+/// A member kept as the JS object it is (`serde_wasm_bindgen::preserve`), if it is a `T`.
+fn preserved<'de, D: Deserializer<'de>, T: JsCast>(
+    deserializer: D,
+    expected: &'static str,
+) -> Result<Option<T>, D::Error> {
+    let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value
+        .dyn_into::<T>()
+        .map(Some)
+        .map_err(|_| serde::de::Error::custom(expected))
+}
+
+fn signal<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<AbortSignal>, D::Error> {
+    preserved(deserializer, "signal: expected an AbortSignal")
+}
+
+fn callback<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Function>, D::Error> {
+    preserved(deserializer, "onStatus: expected a function")
+}
+
+/// Reads an options object; `undefined` and `null` are "no options".
+fn given(value: Option<JsValue>) -> Result<Given, Error> {
     match value {
         Some(value) if !value.is_undefined() && !value.is_null() => {
             if !value.is_object() {
@@ -125,13 +158,64 @@ pub(crate) fn read<T: DeserializeOwnedDefault>(value: Option<JsValue>) -> Result
             }
             from_js(value, "options")
         }
-        _ => Ok(T::default()),
+        _ => Ok(Given::default()),
     }
 }
 
-/// Options types that may be left out.
-pub(crate) trait DeserializeOwnedDefault: serde::de::DeserializeOwned + Default {}
-impl<T: serde::de::DeserializeOwned + Default> DeserializeOwnedDefault for T {}
+/// Reads a call's optional options object as its view `T`.
+pub(crate) fn read<T: From<Given>>(value: Option<JsValue>) -> Result<T, Error> {
+    given(value).map(T::from)
+}
+
+impl From<Given> for CallOptions {
+    fn from(given: Given) -> Self {
+        CallOptions {
+            signal: given.signal,
+        }
+    }
+}
+
+impl From<Given> for PageOptions {
+    fn from(given: Given) -> Self {
+        PageOptions {
+            page: given.page,
+            page_size: given.page_size,
+            signal: given.signal,
+        }
+    }
+}
+
+impl From<Given> for PagesOptions {
+    fn from(given: Given) -> Self {
+        PagesOptions {
+            page_size: given.page_size,
+            signal: given.signal,
+        }
+    }
+}
+
+impl From<Given> for SignInOptions {
+    fn from(given: Given) -> Self {
+        SignInOptions {
+            scopes: given.scopes,
+            prompt: given.prompt,
+            login_hint: given.login_hint,
+            return_path: given.return_path,
+            timeout_ms: given.timeout_ms,
+            signal: given.signal,
+        }
+    }
+}
+
+impl From<Given> for WaitOptions {
+    fn from(given: Given) -> Self {
+        WaitOptions {
+            timeout_ms: given.timeout_ms,
+            signal: given.signal,
+            on_status: given.on_status,
+        }
+    }
+}
 
 impl ClientOptions {
     /// Reads the constructor's options object.
@@ -139,7 +223,20 @@ impl ClientOptions {
         if !value.is_object() {
             return Err(Error::invalid("options", "expected an object"));
         }
-        from_js(value, "options")
+        let given = given(Some(value))?;
+        let required = |value: Option<String>, name: &str| {
+            value.ok_or_else(|| Error::invalid(name, "is missing"))
+        };
+        Ok(ClientOptions {
+            app_id: required(given.app_id, "appId")?,
+            base_url: required(given.base_url, "baseUrl")?,
+            auth_url: given.auth_url,
+            redirect_uri: given.redirect_uri,
+            companion_url: given.companion_url,
+            scopes: given.scopes,
+            timeout_ms: given.timeout_ms,
+            bff: given.bff,
+        })
     }
 
     /// The request time limit, checked.

@@ -4,13 +4,12 @@
 
 use std::rc::Weak;
 
-use fundraising_core::shape::Record;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{BroadcastChannel, CustomEvent, CustomEventInit, EventTarget, MessageEvent};
 
 use super::{Auth, Session};
-use crate::convert::{from_js, to_js};
+use crate::convert::to_js;
 
 /// The event's name.
 pub(crate) const SESSION_CHANGE: &str = "sessionchange";
@@ -65,12 +64,6 @@ struct Change<'a> {
     session: Option<&'a Session>,
 }
 
-/// What one tab tells the others.
-#[derive(Serialize, Record)]
-struct TabMessage {
-    kind: String,
-}
-
 /// The client's event target and its channel to the other tabs.
 pub(crate) struct SessionEvents {
     target: Option<EventTarget>,
@@ -97,8 +90,9 @@ impl SessionEvents {
         let listener = channel.as_ref().map(|channel| {
             let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 let Some(auth) = auth.upgrade() else { return };
-                if let Ok(message) = from_js::<TabMessage>(event.data(), "message") {
-                    auth.on_other_tab(&message.kind);
+                // What one tab tells the others: the reason, as a string.
+                if let Some(kind) = event.data().as_string() {
+                    auth.on_other_tab(&kind);
                 }
             });
             channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
@@ -132,10 +126,7 @@ impl SessionEvents {
     /// Tells the other tabs of this origin: `signin` or `signout`.
     pub(crate) fn tell_other_tabs(&self, reason: Reason) {
         if let Some(channel) = &self.channel {
-            let message = TabMessage {
-                kind: reason.as_str().to_owned(),
-            };
-            let _ = channel.post_message(&to_js(&message));
+            let _ = channel.post_message(&JsValue::from_str(reason.as_str()));
         }
     }
 }

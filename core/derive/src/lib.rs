@@ -28,7 +28,7 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 }
 
 /// The TypeScript declaration of a type JS passes in or receives.
-#[proc_macro_derive(TypeScript, attributes(model))]
+#[proc_macro_derive(TypeScript, attributes(model, serde))]
 pub fn derive_typescript(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand(&input, false).unwrap_or_else(|e| e.to_compile_error().into())
@@ -381,6 +381,7 @@ fn record(input: &DeriveInput) -> syn::Result<TokenStream> {
     let mut slots = Vec::new();
     let mut arms = Vec::new();
     let mut inits = Vec::new();
+    let mut required = Vec::new();
     for (index, field) in named.named.iter().enumerate() {
         let attrs = Attrs::read(&field.attrs)?;
         let ident = field.ident.as_ref().expect("named field");
@@ -408,18 +409,23 @@ fn record(input: &DeriveInput) -> syn::Result<TokenStream> {
                             #path(deserializer).map(__With)
                         }
                     }
-                    ::serde::de::MapAccess::next_value::<__With>(&mut map)?.0
+                    ::serde::de::MapAccess::next_value::<__With>(&mut map).map(|w| w.0)
                 }}
             }
-            None => quote!(::serde::de::MapAccess::next_value::<#ty>(&mut map)?),
+            None => quote!(::serde::de::MapAccess::next_value::<#ty>(&mut map)),
         };
-        arms.push(quote!(#index => #slot = ::core::option::Option::Some(#read),));
+        arms.push(quote!(#index => #read.map(|v| #slot = ::core::option::Option::Some(v)),));
         let init = if option_inner(ty).is_some() {
             quote!(#ident: #slot.flatten(),)
         } else if attrs.default {
             quote!(#ident: #slot.unwrap_or_default(),)
         } else {
-            quote!(#ident: #slot.ok_or_else(|| <__A::Error as ::serde::de::Error>::missing_field(#js_name))?,)
+            required.push(quote! {
+                if #slot.is_none() {
+                    return ::core::result::Result::Err(<__A::Error as ::serde::de::Error>::missing_field(#js_name));
+                }
+            });
+            quote!(#ident: #slot.unwrap(),)
         };
         inits.push(init);
         names.push(js_name);
@@ -442,17 +448,30 @@ fn record(input: &DeriveInput) -> syn::Result<TokenStream> {
                         mut map: __A,
                     ) -> ::core::result::Result<#name, __A::Error> {
                         #(#slots)*
-                        while let ::core::option::Option::Some(index) = ::serde::de::MapAccess::next_key_seed(
-                            &mut map,
-                            ::fundraising_core::shape::FieldIndex(NAMES),
-                        )? {
-                            match index {
-                                #(#arms)*
-                                _ => {
-                                    ::serde::de::MapAccess::next_value::<::serde::de::IgnoredAny>(&mut map)?;
-                                }
+                        // One way out on an error, so the slots read so far are dropped in
+                        // one place rather than at every member.
+                        let mut failed = ::core::option::Option::None;
+                        loop {
+                            let step = match ::serde::de::MapAccess::next_key_seed(
+                                &mut map,
+                                ::fundraising_core::shape::FieldIndex(NAMES),
+                            ) {
+                                ::core::result::Result::Ok(::core::option::Option::Some(index)) => match index {
+                                    #(#arms)*
+                                    _ => ::serde::de::MapAccess::next_value::<::serde::de::IgnoredAny>(&mut map).map(|_| ()),
+                                },
+                                ::core::result::Result::Ok(::core::option::Option::None) => break,
+                                ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
+                            };
+                            if let ::core::result::Result::Err(e) = step {
+                                failed = ::core::option::Option::Some(e);
+                                break;
                             }
                         }
+                        if let ::core::option::Option::Some(e) = failed {
+                            return ::core::result::Result::Err(e);
+                        }
+                        #(#required)*
                         ::core::result::Result::Ok(#name { #(#inits)* })
                     }
                 }
