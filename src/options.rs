@@ -3,8 +3,8 @@
 //! TypeScript declaration is derived from the type.
 
 use fundraising_core::shape::{Record, TypeScript};
-use serde::Deserializer;
 use js_sys::Function;
+use serde::Deserializer;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 

@@ -139,12 +139,24 @@ mod tests {
 
     #[test]
     fn quoted_text_reads_as_debug_does_for_what_messages_quote() {
-        for text in ["", "yesterday", r"\/Date(1)\/", "say \"hi\"", "tab\there", "line\r\n", "bell\u{7}", "naïve"] {
+        for text in [
+            "",
+            "yesterday",
+            r"\/Date(1)\/",
+            "say \"hi\"",
+            "tab\there",
+            "line\r\n",
+            "bell\u{7}",
+            "naïve",
+        ] {
             assert_eq!(Quoted(text).to_string(), format!("{text:?}"));
         }
         let err = Error::InvalidDate {
             input: "a\"b".into(),
         };
-        assert!(err.to_string().starts_with(r#"invalid date "a\"b": "#), "{err}");
+        assert!(
+            err.to_string().starts_with(r#"invalid date "a\"b": "#),
+            "{err}"
+        );
     }
 }

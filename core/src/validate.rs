@@ -88,7 +88,12 @@ pub fn parse_number(field: &str, text: &str) -> Result<f64, Error> {
         .parse::<f64>()
         .ok()
         .filter(|v| v.is_finite())
-        .ok_or_else(|| Error::invalid_argument(field, format!("must be a number, got {}", crate::error::Quoted(text))))
+        .ok_or_else(|| {
+            Error::invalid_argument(
+                field,
+                format!("must be a number, got {}", crate::error::Quoted(text)),
+            )
+        })
 }
 
 /// A value used as one path segment (a campaign short name, a third-party reference):
