@@ -7,7 +7,7 @@ use std::cell::{OnceCell, RefCell};
 use fundraising_core::json::{DecodeTarget, JsonNode, Shaped};
 use fundraising_core::shape::Model;
 use fundraising_core::ServiceDate;
-use js_sys::{Array, Object};
+use js_sys::{Array, JsString, Object};
 use serde::de::DeserializeOwned;
 use serde::{Serialize, Serializer};
 use wasm_bindgen::prelude::*;
@@ -89,6 +89,7 @@ pub(crate) struct Node {
     value: JsValue,
     object: OnceCell<bool>,
     keys: OnceCell<Keys>,
+    folded: OnceCell<Folded>,
 }
 
 /// An object's member names, as JS values (to read the members with) and as Rust text: all
@@ -117,25 +118,68 @@ extern "C" {
     /// member of a `JSON.parse` result cannot throw).
     #[wasm_bindgen(method, structural, indexing_getter)]
     fn get(this: &Parsed, key: &JsValue) -> JsValue;
+
+    /// An object's member names, folded (see [`Node::folded`]).
+    #[wasm_bindgen(extends = JsString)]
+    type Folded;
+
+    /// `folded.indexOf(search, from)` with a JS string (js-sys's takes a Rust `&str`, copied
+    /// into JS at every call).
+    #[wasm_bindgen(method, js_name = indexOf)]
+    fn index_of(this: &Folded, search: &JsString, from: u32) -> i32;
+
+    /// An object's member names (`Object.keys`).
+    #[wasm_bindgen(extends = Array)]
+    type Names;
+
+    #[wasm_bindgen(js_namespace = Object, js_name = keys)]
+    fn names_of(object: &JsValue) -> Names;
+
+    /// `names.join(separator)` with a JS string, for the same reason.
+    #[wasm_bindgen(method)]
+    fn join(this: &Names, separator: &JsString) -> JsString;
+}
+
+/// A member name as JS strings: as written, and folded (`"\0name\0"`, ASCII lower case) to
+/// search an object's folded names with.
+#[derive(Clone)]
+struct Name {
+    exact: JsValue,
+    folded: JsString,
 }
 
 thread_local! {
+    /// `"\0"`, which no member name of the service holds, as a JS string.
+    static SEPARATOR: JsString = JsString::from("\0");
+
     /// The JS strings of the member names core looks up (every shape's field names and the
-    /// error-body names, all `&'static str`), made once, keyed by their address.
-    static NAMES: RefCell<Vec<((usize, usize), JsValue)>> = const { RefCell::new(Vec::new()) };
+    /// error-body names, all `&'static str`), made once, keyed by their address; and where the
+    /// last lookup was found.
+    static NAMES: RefCell<(Vec<((usize, usize), Name)>, usize)> =
+        const { RefCell::new((Vec::new(), 0)) };
 }
 
-/// `name` as a JS string, made once per name.
-fn js_name(name: &'static str) -> JsValue {
+/// `name` as JS strings, made once per name. A shape's members are looked up in the same order
+/// for every object of it, so the search starts just after the last name found.
+fn js_name(name: &'static str) -> Name {
     let key = (name.as_ptr() as usize, name.len());
     NAMES.with(|names| {
-        let mut names = names.borrow_mut();
-        if let Some((_, value)) = names.iter().find(|(k, _)| *k == key) {
-            return value.clone();
-        }
-        let value = JsValue::from_str(name);
-        names.push((key, value.clone()));
-        value
+        let (names, next) = &mut *names.borrow_mut();
+        let count = names.len();
+        let found = (0..count)
+            .map(|i| (*next + i) % count)
+            .find(|&i| names[i].0 == key);
+        let index = found.unwrap_or_else(|| {
+            let folded = ["\0", &name.to_ascii_lowercase(), "\0"].concat();
+            let name = Name {
+                exact: JsValue::from_str(name),
+                folded: JsString::from(folded.as_str()),
+            };
+            names.push((key, name));
+            count
+        });
+        *next = index + 1;
+        names[index].1.clone()
     })
 }
 
@@ -145,7 +189,24 @@ impl Node {
             value,
             object: OnceCell::new(),
             keys: OnceCell::new(),
+            folded: OnceCell::new(),
         }
+    }
+
+    /// `"\0" + Object.keys(object).join("\0").toLowerCase() + "\0"`, made and searched in JS:
+    /// whether an object has a member of some name in another casing, without copying its
+    /// names into Rust.
+    fn folded(&self) -> &Folded {
+        self.folded.get_or_init(|| {
+            SEPARATOR.with(|separator| {
+                let names = names_of(&self.value).join(separator);
+                separator
+                    .concat(&names)
+                    .concat(separator)
+                    .to_lower_case()
+                    .unchecked_into()
+            })
+        })
     }
 
     fn keys(&self) -> &Keys {
@@ -222,7 +283,10 @@ impl JsonNode for Node {
         if !self.is_object() {
             return None;
         }
-        let value = self.value.unchecked_ref::<Parsed>().get(&js_name(name));
+        let value = self
+            .value
+            .unchecked_ref::<Parsed>()
+            .get(&js_name(name).exact);
         (!value.loose_eq(&JsValue::NULL)).then(|| Node::new(value))
     }
 
@@ -238,6 +302,32 @@ impl JsonNode for Node {
             .map(|(i, _)| object.get(&keys.values.get(i as u32)))
             .find(|value| !value.loose_eq(&JsValue::NULL))
             .map(Node::new)
+    }
+
+    /// Core's rule (the exact name unless `null`, else a non-null member equal to it ignoring
+    /// case), with the common case fast: a `null` or absent member whose name has no other
+    /// casing in the object is absent, which JS tells by searching the folded names.
+    fn member(&self, name: &'static str) -> Option<Self> {
+        if !self.is_object() {
+            return None;
+        }
+        let js = js_name(name);
+        let value = self.value.unchecked_ref::<Parsed>().get(&js.exact);
+        if !value.loose_eq(&JsValue::NULL) {
+            return Some(Node::new(value));
+        }
+        let folded = self.folded();
+        let first = folded.index_of(&js.folded, 0);
+        // The exact member, when it is there (null), is one of the matches.
+        let others = match u32::try_from(first) {
+            Err(_) => false,
+            Ok(_) if value.is_undefined() => true,
+            Ok(first) => folded.index_of(&js.folded, first + 1) >= 0,
+        };
+        if !others {
+            return None;
+        }
+        self.member_ignoring_case(name)
     }
 }
 
@@ -366,6 +456,24 @@ mod tests {
         assert_eq!(get(&d, "estimatedTaxReclaim"), 0.0);
         assert_eq!(millis(&d, "donationDate"), -62_135_596_800_000.0);
         assert_eq!(get(&d, "donorLocalAmount"), "");
+    }
+
+    #[wasm_bindgen_test]
+    fn a_null_member_gives_way_to_another_casing_and_absent_ones_are_found_in_any() {
+        let d = decode::<Donation>(
+            &r#"{"id": null, "ID": 7, "Amount": "2.50", "donationRef": null, "DONATIONREF": null,
+                "message": null, "MESSAGE": "hi", "status": null}"#
+                .into(),
+        )
+        .unwrap();
+        // `id` is null and `ID` is not: the service reads 7.
+        assert_eq!(get(&d, "id"), 7.0);
+        // Only another casing is there.
+        assert_eq!(get(&d, "amount"), "2.50");
+        // Null in every casing, or null in the only one: absent.
+        assert!(get(&d, "donationRef").is_null());
+        assert_eq!(get(&d, "message"), "hi");
+        assert_eq!(get(&d, "status"), "");
     }
 
     #[wasm_bindgen_test]
