@@ -148,6 +148,13 @@ struct Name {
     folded: JsString,
 }
 
+/// Member names made into JS strings, keyed by the address and length of the `&'static str`,
+/// and where the next lookup starts.
+struct NameTable {
+    made: Vec<((usize, usize), Name)>,
+    next: usize,
+}
+
 thread_local! {
     /// `"\0"`, which no member name of the service holds, as a JS string.
     static SEPARATOR: JsString = JsString::from("\0");
@@ -155,8 +162,8 @@ thread_local! {
     /// The JS strings of the member names core looks up (every shape's field names and the
     /// error-body names, all `&'static str`), made once, keyed by their address; and where the
     /// last lookup was found.
-    static NAMES: RefCell<(Vec<((usize, usize), Name)>, usize)> =
-        const { RefCell::new((Vec::new(), 0)) };
+    static NAMES: RefCell<NameTable> =
+        const { RefCell::new(NameTable { made: Vec::new(), next: 0 }) };
 }
 
 /// `name` as JS strings, made once per name. A shape's members are looked up in the same order
@@ -164,7 +171,7 @@ thread_local! {
 fn js_name(name: &'static str) -> Name {
     let key = (name.as_ptr() as usize, name.len());
     NAMES.with(|names| {
-        let (names, next) = &mut *names.borrow_mut();
+        let NameTable { made: names, next } = &mut *names.borrow_mut();
         let count = names.len();
         let found = (0..count)
             .map(|i| (*next + i) % count)
