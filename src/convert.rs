@@ -2,7 +2,7 @@
 //! arguments and options in ([`from_js`]), sessions and answers out ([`to_js`]), and the
 //! service's JSON read by core's one decoder straight into the JS result ([`decode`]).
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 
 use fundraising_core::json::{DecodeTarget, JsonNode, Shaped};
 use fundraising_core::shape::Model;
@@ -89,7 +89,8 @@ pub(crate) struct Node {
     value: JsValue,
     object: OnceCell<bool>,
     keys: OnceCell<Keys>,
-    folded: OnceCell<Folded>,
+    /// The generation of [`CASINGS`] made from this object's names.
+    casings: Cell<Option<u32>>,
 }
 
 /// An object's member names, as JS values (to read the members with) and as Rust text: all
@@ -119,7 +120,7 @@ extern "C" {
     #[wasm_bindgen(method, structural, indexing_getter)]
     fn get(this: &Parsed, key: &JsValue) -> JsValue;
 
-    /// An object's member names, folded (see [`Node::folded`]).
+    /// An object's member names, folded (see [`Casings::folded`]).
     #[wasm_bindgen(extends = JsString)]
     type Folded;
 
@@ -148,6 +149,20 @@ struct Name {
     folded: JsString,
 }
 
+/// The member names of one object, folded, and how often each name looked up occurs among them
+/// ignoring ASCII case. The objects of a list usually have the same names: the next object
+/// with the same joined names keeps these, and its lookups need no call into JS.
+struct Casings {
+    /// The names joined with `"\0"`, to compare the next object's with.
+    joined: JsString,
+    /// `"\0" + joined.toLowerCase() + "\0"`, searched with [`Name::folded`].
+    folded: Folded,
+    /// Tells these casings from the ones made before.
+    generation: u32,
+    /// Per name looked up (its key in [`NAMES`]): 0, 1, or 2 for two or more.
+    counts: Vec<((usize, usize), u8)>,
+}
+
 /// Member names made into JS strings, keyed by the address and length of the `&'static str`,
 /// and where the next lookup starts.
 struct NameTable {
@@ -159,6 +174,9 @@ thread_local! {
     /// `"\0"`, which no member name of the service holds, as a JS string.
     static SEPARATOR: JsString = JsString::from("\0");
 
+    /// What the last object searched for other casings of its member names has.
+    static CASINGS: RefCell<Option<Casings>> = const { RefCell::new(None) };
+
     /// The JS strings of the member names core looks up (every shape's field names and the
     /// error-body names, all `&'static str`), made once, keyed by their address; and where the
     /// last lookup was found.
@@ -168,7 +186,9 @@ thread_local! {
 
 /// `name` as JS strings, made once per name. A shape's members are looked up in the same order
 /// for every object of it, so the search starts just after the last name found.
-fn js_name(name: &'static str) -> Name {
+/// Calls `f` with `name` as JS strings (lent, not cloned: a clone of a JS value is a call into
+/// JS and a slot of the externref table, made and dropped for every member read).
+fn with_js_name<T>(name: &'static str, f: impl FnOnce(&Name) -> T) -> T {
     let key = (name.as_ptr() as usize, name.len());
     NAMES.with(|names| {
         let NameTable { made: names, next } = &mut *names.borrow_mut();
@@ -186,7 +206,7 @@ fn js_name(name: &'static str) -> Name {
             count
         });
         *next = index + 1;
-        names[index].1.clone()
+        f(&names[index].1)
     })
 }
 
@@ -196,23 +216,47 @@ impl Node {
             value,
             object: OnceCell::new(),
             keys: OnceCell::new(),
-            folded: OnceCell::new(),
+            casings: Cell::new(None),
         }
     }
 
-    /// `"\0" + Object.keys(object).join("\0").toLowerCase() + "\0"`, made and searched in JS:
-    /// whether an object has a member of some name in another casing, without copying its
-    /// names into Rust.
-    fn folded(&self) -> &Folded {
-        self.folded.get_or_init(|| {
-            SEPARATOR.with(|separator| {
-                let names = names_of(&self.value).join(separator);
-                separator
-                    .concat(&names)
-                    .concat(separator)
-                    .to_lower_case()
-                    .unchecked_into()
-            })
+    /// How often `name` occurs among this object's member names ignoring ASCII case: 0, 1, or 2
+    /// for two or more. The names are joined and folded in JS and searched there (not copied into
+    /// Rust), and the answers kept for the next object with the same names.
+    fn occurrences(&self, name: &'static str, js: &Name) -> u8 {
+        let key = (name.as_ptr() as usize, name.len());
+        CASINGS.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let synced =
+                matches!((&*slot, self.casings.get()), (Some(c), Some(g)) if c.generation == g);
+            if !synced {
+                let joined = SEPARATOR.with(|separator| names_of(&self.value).join(separator));
+                let same =
+                    matches!(&*slot, Some(c) if JsValue::from(&c.joined) == JsValue::from(&joined));
+                if !same {
+                    let generation = slot.as_ref().map_or(0, |c| c.generation.wrapping_add(1));
+                    let folded = SEPARATOR.with(|separator| {
+                        separator.concat(&joined).concat(separator).to_lower_case()
+                    });
+                    *slot = Some(Casings {
+                        joined,
+                        folded: folded.unchecked_into(),
+                        generation,
+                        counts: Vec::new(),
+                    });
+                }
+            }
+            let casings = slot.as_mut().expect("made above");
+            self.casings.set(Some(casings.generation));
+            if let Some(&(_, count)) = casings.counts.iter().find(|(k, _)| *k == key) {
+                return count;
+            }
+            let count = match u32::try_from(casings.folded.index_of(&js.folded, 0)) {
+                Err(_) => 0,
+                Ok(first) => 1 + u8::from(casings.folded.index_of(&js.folded, first + 1) >= 0),
+            };
+            casings.counts.push((key, count));
+            count
         })
     }
 
@@ -290,10 +334,8 @@ impl JsonNode for Node {
         if !self.is_object() {
             return None;
         }
-        let value = self
-            .value
-            .unchecked_ref::<Parsed>()
-            .get(&js_name(name).exact);
+        let object = self.value.unchecked_ref::<Parsed>();
+        let value = with_js_name(name, |js| object.get(&js.exact));
         (!value.loose_eq(&JsValue::NULL)).then(|| Node::new(value))
     }
 
@@ -318,23 +360,22 @@ impl JsonNode for Node {
         if !self.is_object() {
             return None;
         }
-        let js = js_name(name);
-        let value = self.value.unchecked_ref::<Parsed>().get(&js.exact);
-        if !value.loose_eq(&JsValue::NULL) {
-            return Some(Node::new(value));
+        let object = self.value.unchecked_ref::<Parsed>();
+        // The member, or whether another casing of its name is there.
+        let found = with_js_name(name, |js| {
+            let value = object.get(&js.exact);
+            if !value.loose_eq(&JsValue::NULL) {
+                return Ok(value);
+            }
+            // The exact member, when it is there (null), is one of the occurrences.
+            let exact = u8::from(!value.is_undefined());
+            Err(self.occurrences(name, js) > exact)
+        });
+        match found {
+            Ok(value) => Some(Node::new(value)),
+            Err(false) => None,
+            Err(true) => self.member_ignoring_case(name),
         }
-        let folded = self.folded();
-        let first = folded.index_of(&js.folded, 0);
-        // The exact member, when it is there (null), is one of the matches.
-        let others = match u32::try_from(first) {
-            Err(_) => false,
-            Ok(_) if value.is_undefined() => true,
-            Ok(first) => folded.index_of(&js.folded, first + 1) >= 0,
-        };
-        if !others {
-            return None;
-        }
-        self.member_ignoring_case(name)
     }
 }
 
@@ -481,6 +522,29 @@ mod tests {
         assert!(get(&d, "donationRef").is_null());
         assert_eq!(get(&d, "message"), "hi");
         assert_eq!(get(&d, "status"), "");
+    }
+
+    #[wasm_bindgen_test]
+    fn objects_of_a_list_with_the_same_or_other_names_each_get_their_own_casing() {
+        let p = decode::<EventPages>(
+            &r#"{"eventId": 1, "fundraisingPages": [
+                {"pageId": 1, "pageTitle": null, "PageTitle": "A", "smsCode": null},
+                {"pageId": 2, "pageTitle": null, "PageTitle": "B", "smsCode": null},
+                {"pageId": 3, "pageTitle": null, "smsCode": "S"},
+                {"pageId": 4, "PAGETITLE": "D", "smsCode": null},
+                {"pageId": 5, "pageTitle": null, "PageTitle": "E", "smsCode": null}
+            ]}"#
+            .into(),
+        )
+        .unwrap();
+        let pages = get(&p, "fundraisingPages").dyn_into::<Array>().unwrap();
+        let title = |i: u32| get(&pages.get(i), "pageTitle");
+        assert_eq!(title(0), "A");
+        assert_eq!(title(1), "B");
+        assert_eq!(title(2), "");
+        assert_eq!(get(&pages.get(2), "smsCode"), "S");
+        assert_eq!(title(3), "D");
+        assert_eq!(title(4), "E");
     }
 
     #[wasm_bindgen_test]
