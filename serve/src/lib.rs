@@ -9,6 +9,7 @@
 //! remaining connections are closed. [`shutdown_signal`] is the Ctrl-C / SIGTERM future both
 //! binaries pass to it.
 
+mod idle;
 mod limits;
 mod server;
 mod signal;

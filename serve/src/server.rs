@@ -1,6 +1,7 @@
 //! The serving loop: accept under the connection cap, serve each connection with hyper's
 //! HTTP/1 builder under the timeouts, and shut down gracefully within the deadline.
 
+use crate::idle::IdleTimeout;
 use crate::limits::Limits;
 use axum::extract::ConnectInfo;
 use axum::Router;
@@ -18,7 +19,6 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
-use tokio_io_timeout::TimeoutStream;
 use tower::ServiceExt;
 
 /// Pause after an accept error other than a connection reset (e.g. out of file descriptors),
@@ -128,15 +128,13 @@ fn serve_connection(
     peer: SocketAddr,
 ) -> impl Future<Output = Result<(), hyper::Error>> + Send + 'static {
     let _ = stream.set_nodelay(true);
-    let mut io = TimeoutStream::new(stream);
-    io.set_read_timeout(Some(limits.idle_timeout));
-    io.set_write_timeout(Some(limits.idle_timeout));
+    let io = IdleTimeout::new(stream, limits.idle_timeout);
     let router = tower::timeout::Timeout::new(router.clone(), limits.request_timeout);
     let service = service_fn(move |mut request: Request<Incoming>| {
         request.extensions_mut().insert(ConnectInfo(peer));
         router.clone().oneshot(request)
     });
-    graceful.watch(builder.serve_connection(TokioIo::new(Box::pin(io)), service))
+    graceful.watch(builder.serve_connection(TokioIo::new(io), service))
 }
 
 /// Errors of one incoming connection (the client went away before it was accepted), as
