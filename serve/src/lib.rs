@@ -8,15 +8,21 @@
 //! listener stops accepting at the cap) and graceful shutdown with a deadline after which the
 //! remaining connections are closed. [`shutdown_signal`] is the Ctrl-C / SIGTERM future both
 //! binaries pass to it.
+//!
+//! [`serve_on`] is the same loop with each connection served on one of several
+//! single-threaded runtimes ([`ConnectionThreads`]) instead of on the runtime that accepts: a
+//! connection's requests then never hop between threads (the companion serves this way).
 
 mod idle;
 mod limits;
 mod server;
 mod signal;
+mod threads;
 
 pub use limits::{
     Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
 };
-pub use server::serve;
+pub use server::{serve, serve_on};
 pub use signal::shutdown_signal;
+pub use threads::ConnectionThreads;

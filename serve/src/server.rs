@@ -3,6 +3,7 @@
 
 use crate::idle::IdleTimeout;
 use crate::limits::Limits;
+use crate::threads::ConnectionThreads;
 use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
@@ -10,7 +11,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
@@ -41,6 +42,35 @@ pub async fn serve<F>(
 where
     F: Future<Output = ()> + Send,
 {
+    serve_with(listener, router, limits, shutdown, None).await
+}
+
+/// [`serve`], with each connection served on one of `threads` in turn (see
+/// [`ConnectionThreads`]) instead of on the runtime that accepts. The limits are the same:
+/// the connection cap counts the connections of every thread together.
+pub async fn serve_on<F>(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    shutdown: F,
+    threads: &ConnectionThreads,
+) -> io::Result<()>
+where
+    F: Future<Output = ()> + Send,
+{
+    serve_with(listener, router, limits, shutdown, Some(threads)).await
+}
+
+async fn serve_with<F>(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    shutdown: F,
+    threads: Option<&ConnectionThreads>,
+) -> io::Result<()>
+where
+    F: Future<Output = ()> + Send,
+{
     let local = listener.local_addr()?;
     let permits = Arc::new(Semaphore::new(limits.max_connections));
     let mut builder = http1::Builder::new();
@@ -60,14 +90,37 @@ where
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
             (permit, accepted) = next => match accepted {
                 Ok((stream, peer)) => {
-                    let connection =
-                        serve_connection(&builder, &limits, &router, &graceful, stream, peer);
-                    connections.spawn(async move {
-                        if let Err(e) = connection.await {
-                            tracing::debug!(%peer, "connection closed: {e}");
+                    let connection = Connection {
+                        builder: builder.clone(),
+                        limits,
+                        router: router.clone(),
+                        watcher: graceful.watcher(),
+                        peer,
+                        permit,
+                    };
+                    match threads {
+                        None => {
+                            connections.spawn(connection.serve(stream));
                         }
-                        drop(permit);
-                    });
+                        // The socket leaves this runtime's reactor for the thread's, so that
+                        // its readiness wakes that thread and no other.
+                        Some(threads) => match stream.into_std() {
+                            Ok(stream) => {
+                                connections.spawn_on(
+                                    async move {
+                                        match TcpStream::from_std(stream) {
+                                            Ok(stream) => connection.serve(stream).await,
+                                            Err(e) => {
+                                                tracing::warn!(%peer, "cannot serve a connection: {e}")
+                                            }
+                                        }
+                                    },
+                                    threads.next(),
+                                );
+                            }
+                            Err(e) => tracing::warn!(%peer, "cannot hand a connection over: {e}"),
+                        },
+                    }
                 }
                 Err(e) if is_connection_error(&e) => {}
                 Err(e) => {
@@ -116,25 +169,44 @@ async fn accept_under_cap(
     (permit, listener.accept().await)
 }
 
-/// One connection: the socket under the idle timeout, hyper's HTTP/1 under the header-read
-/// timeout, each request handed to the router with the peer's address under the request
-/// timeout (past it the service fails and hyper closes the connection); watched by `graceful`.
-fn serve_connection(
-    builder: &http1::Builder,
-    limits: &Limits,
-    router: &Router,
-    graceful: &GracefulShutdown,
-    stream: TcpStream,
+/// One accepted connection, with what serving it takes and its slot under the cap.
+struct Connection {
+    builder: http1::Builder,
+    limits: Limits,
+    router: Router,
+    watcher: Watcher,
     peer: SocketAddr,
-) -> impl Future<Output = Result<(), hyper::Error>> + Send + 'static {
-    let _ = stream.set_nodelay(true);
-    let io = IdleTimeout::new(stream, limits.idle_timeout);
-    let router = tower::timeout::Timeout::new(router.clone(), limits.request_timeout);
-    let service = service_fn(move |mut request: Request<Incoming>| {
-        request.extensions_mut().insert(ConnectInfo(peer));
-        router.clone().oneshot(request)
-    });
-    graceful.watch(builder.serve_connection(TokioIo::new(io), service))
+    permit: OwnedSemaphorePermit,
+}
+
+impl Connection {
+    /// Serves the connection until it closes: the socket under the idle timeout, hyper's
+    /// HTTP/1 under the header-read timeout, each request handed to the router with the
+    /// peer's address under the request timeout (past it the service fails and hyper closes
+    /// the connection); watched by the graceful shutdown. Runs on the runtime that serves the
+    /// connection: its timers are that runtime's.
+    async fn serve(self, stream: TcpStream) {
+        let Connection {
+            builder,
+            limits,
+            router,
+            watcher,
+            peer,
+            permit,
+        } = self;
+        let _ = stream.set_nodelay(true);
+        let io = IdleTimeout::new(stream, limits.idle_timeout);
+        let router = tower::timeout::Timeout::new(router, limits.request_timeout);
+        let service = service_fn(move |mut request: Request<Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            router.clone().oneshot(request)
+        });
+        let connection = watcher.watch(builder.serve_connection(TokioIo::new(io), service));
+        if let Err(e) = connection.await {
+            tracing::debug!(%peer, "connection closed: {e}");
+        }
+        drop(permit);
+    }
 }
 
 /// Errors of one incoming connection (the client went away before it was accepted), as
