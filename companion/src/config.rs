@@ -91,6 +91,10 @@ pub struct Args {
     /// still open then are closed.
     #[arg(long, env = "COMPANION_SHUTDOWN_TIMEOUT_MS", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS)]
     pub shutdown_timeout_ms: u64,
+    /// Threads serving connections (default: one per core). Each connection is served on one
+    /// thread, together with the upstream calls its requests make.
+    #[arg(long, env = "COMPANION_THREADS")]
+    pub threads: Option<usize>,
     /// Redis shared by every instance (`redis://[:password@]host:port[/db]` or
     /// `redis+unix:///path`): the single-flight refresh and the grace window of a rotated
     /// refresh token then span instances. Without it they are per instance.

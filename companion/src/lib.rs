@@ -13,6 +13,7 @@ mod routes;
 mod secret;
 pub mod session;
 mod state;
+mod upstream;
 
 pub use app::app;
 pub use config::{normalize_origin, read_client_secret, Args, Settings, SECRET_ENV};

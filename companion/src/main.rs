@@ -1,12 +1,17 @@
 //! `fundraising-companion`: parses flags, builds the state, serves until Ctrl-C or SIGTERM
 //! (under the listener limits of `fundraising-serve`).
+//!
+//! The main thread only accepts connections and waits for the signal; each connection is
+//! served on one of `--threads` single-threaded runtimes, where its requests and the upstream
+//! calls they make stay (see `fundraising_serve::ConnectionThreads`).
 
 use clap::Parser;
 use fundraising_companion::{app, AppState, Args, Error, SECRET_ENV};
+use fundraising_serve::ConnectionThreads;
 use std::io::Write;
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -29,6 +34,7 @@ async fn run(args: Args) -> Result<(), Error> {
         .local_addr()
         .map_err(|e| Error::Config(e.to_string()))?;
     let limits = args.limits();
+    let threads = args.threads;
     let secret_env = std::env::var(SECRET_ENV).ok();
     let (settings, random_key) = args.into_settings(bound, secret_env)?;
     if random_key {
@@ -53,15 +59,21 @@ async fn run(args: Args) -> Result<(), Error> {
         upstream_timeout_ms = settings.upstream_timeout.as_millis() as u64,
         shared_refreshes = settings.redis_url.is_some(),
         ?limits,
+        ?threads,
         "configuration"
     );
     let state = AppState::new(settings)?;
+    let threads = match threads {
+        Some(n) => ConnectionThreads::new(n),
+        None => ConnectionThreads::per_core(),
+    }
+    .map_err(|e| Error::Config(format!("cannot start the serving threads: {e}")))?;
     // Signal handlers are in place before anyone learns the address.
     let shutdown = fundraising_serve::shutdown_signal()
         .map_err(|e| Error::Config(format!("cannot handle signals: {e}")))?;
     println!("companion listening on http://{bound}");
     let _ = std::io::stdout().flush();
-    fundraising_serve::serve(listener, app(state), limits, shutdown)
+    fundraising_serve::serve_on(listener, app(state), limits, shutdown, &threads)
         .await
         .map_err(|e| Error::Config(format!("server error: {e}")))?;
     tracing::info!("stopped");

@@ -4,6 +4,7 @@ use crate::config::Settings;
 use crate::error::Error;
 use crate::oidc::Provider;
 use crate::routes::RefreshFlights;
+use crate::upstream::Upstream;
 use std::sync::Arc;
 
 /// The companion's state: settings, the identity server client and the refresh flights.
@@ -18,9 +19,9 @@ pub(crate) struct Inner {
     pub(crate) settings: Settings,
     pub(crate) provider: Provider,
     pub(crate) refreshes: RefreshFlights,
-    /// The client of the resource API (BFF mode's proxy): the upstream timeout, no redirects
+    /// The clients of the resource API (BFF mode's proxy): the upstream timeout, no redirects
     /// followed (a `Location` goes back to the page unchanged).
-    pub(crate) api_http: reqwest::Client,
+    pub(crate) api_http: Upstream,
 }
 
 impl AppState {
@@ -28,13 +29,7 @@ impl AppState {
     pub fn new(settings: Settings) -> Result<Self, Error> {
         let provider = Provider::new(&settings)?;
         let refreshes = RefreshFlights::new(&settings)?;
-        let api_http = reqwest::Client::builder()
-            .timeout(settings.upstream_timeout)
-            .connect_timeout(settings.upstream_timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("fundraising-companion/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| Error::Config(format!("cannot build the HTTP client: {e}")))?;
+        let api_http = Upstream::new(settings.upstream_timeout)?;
         Ok(Self {
             inner: Arc::new(Inner {
                 settings,
@@ -55,8 +50,9 @@ impl AppState {
         &self.inner.provider
     }
 
+    /// The calling thread's client of the resource API.
     pub(crate) fn api_http(&self) -> &reqwest::Client {
-        &self.inner.api_http
+        self.inner.api_http.client()
     }
 
     pub(crate) fn refreshes(&self) -> &RefreshFlights {

@@ -10,6 +10,7 @@ use super::token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};
 use crate::config::Settings;
 use crate::error::Error;
 use crate::secret::Secret;
+use crate::upstream::Upstream;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use jsonwebtoken::DecodingKey;
@@ -25,7 +26,7 @@ const MAX_UPSTREAM_BODY: usize = 1024 * 1024;
 
 /// Client of one identity server.
 pub struct Provider {
-    http: reqwest::Client,
+    http: Upstream,
     auth_url: Url,
     app_id: String,
     /// The `Authorization` header of client authentication, computed once.
@@ -92,15 +93,8 @@ impl Provider {
     /// A client for the identity server of `settings` (nothing is fetched yet).
     pub fn new(settings: &Settings) -> Result<Self, Error> {
         super::ring_provider::install();
-        let http = reqwest::Client::builder()
-            .timeout(settings.upstream_timeout)
-            .connect_timeout(settings.upstream_timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("fundraising-companion/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| Error::Config(format!("cannot build the HTTP client: {e}")))?;
         Ok(Self {
-            http,
+            http: Upstream::new(settings.upstream_timeout)?,
             auth_url: settings.auth_url.clone(),
             app_id: settings.app_id.clone(),
             authorization: client_authorization(&settings.app_id, &settings.client_secret),
@@ -116,6 +110,7 @@ impl Provider {
     ) -> Result<T, Error> {
         let response = self
             .http
+            .client()
             .get(url)
             .send()
             .await
@@ -212,6 +207,7 @@ impl Provider {
         let metadata = self.metadata().await?;
         let response = self
             .http
+            .client()
             .post(metadata.token_endpoint.clone())
             .header(reqwest::header::AUTHORIZATION, self.authorization.clone())
             .header(reqwest::header::ACCEPT, "application/json")
@@ -252,6 +248,7 @@ impl Provider {
         };
         let result = self
             .http
+            .client()
             .post(endpoint)
             .header(reqwest::header::AUTHORIZATION, self.authorization.clone())
             .form(&[
