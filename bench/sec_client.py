@@ -50,6 +50,22 @@ def playwright_dir():
     raise RuntimeError("playwright-core missing (scripts/bench.sh installs it into bench/work)")
 
 
+def node_json(script, tag, env, timeout):
+    """Runs bench/<script> in Node and returns the JSON of its `<tag> {...}` line."""
+    p = subprocess.run(
+        ["node", os.path.join(ROOT, "bench", script)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    for line in p.stdout.splitlines():
+        if line.startswith(tag + " "):
+            if p.returncode == 0:
+                return json.loads(line[len(tag) + 1:])
+    raise RuntimeError(f"{script} failed ({p.returncode}): {p.stderr[-1500:]}")
+
+
 def run():
     pkg = os.environ.get("BENCH_PKG_DIR", os.path.join(ROOT, "pkg"))
     wasm = sorted(glob.glob(os.path.join(pkg, "*_bg.wasm")))
@@ -73,33 +89,9 @@ def run():
             BENCH_PLAYWRIGHT=playwright_dir(),
         )
         log(f"headless Chromium, {RUNS} runs each")
-        p = subprocess.run(
-            ["node", os.path.join(ROOT, "bench", "client-speed.mjs")],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        data = None
-        for line in p.stdout.splitlines():
-            if line.startswith("SPEEDJSON "):
-                data = json.loads(line[len("SPEEDJSON "):])
-        if p.returncode != 0 or data is None:
-            raise RuntimeError(f"client-speed.mjs failed ({p.returncode}): {p.stderr[-1500:]}")
+        data = node_json("client-speed.mjs", "SPEEDJSON", env, timeout=900)
         env["BENCH_PKG_DIR"] = pkg
-        p = subprocess.run(
-            ["node", os.path.join(ROOT, "bench", "client-decode.mjs")],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        decode = None
-        for line in p.stdout.splitlines():
-            if line.startswith("DECODEJSON "):
-                decode = json.loads(line[len("DECODEJSON "):])
-        if p.returncode != 0 or decode is None:
-            raise RuntimeError(f"client-decode.mjs failed ({p.returncode}): {p.stderr[-1500:]}")
+        decode = node_json("client-decode.mjs", "DECODEJSON", env, timeout=600)
     finally:
         httpd.shutdown()
         sb.stop()
