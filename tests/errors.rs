@@ -166,6 +166,22 @@ fn bad_constructor_options_throw_invalid_argument() {
         error_parts(&empty_app.err().expect("empty appId")).0,
         "invalid_argument"
     );
+    // Every options object is read as one record: a member of the wrong type is refused,
+    // naming it when it is missing.
+    let wrong_type = fundraising_client::FundraisingClient::new(object(&[
+        ("appId", "demo-app".into()),
+        ("baseUrl", BASE_URL.into()),
+        ("timeoutMs", "1000".into()),
+    ]));
+    assert_eq!(
+        error_parts(&wrong_type.err().expect("timeoutMs as text")).0,
+        "invalid_argument"
+    );
+    let missing_app =
+        fundraising_client::FundraisingClient::new(object(&[("baseUrl", BASE_URL.into())]));
+    let (code, _, message) = error_parts(&missing_app.err().expect("no appId"));
+    assert_eq!(code, "invalid_argument");
+    assert!(message.contains("appId"), "{message}");
 }
 
 #[wasm_bindgen_test]
