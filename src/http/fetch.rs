@@ -1,6 +1,8 @@
 //! One HTTP request through gloo-net (the global `fetch`: windows, workers, Node 20+),
 //! bounded by a timeout and the caller's signal.
 
+use std::cell::OnceCell;
+
 use gloo_net::http::RequestBuilder;
 use js_sys::{Function, JsString, Reflect};
 use wasm_bindgen::prelude::*;
@@ -49,14 +51,46 @@ impl HttpResponse {
     }
 }
 
-/// An abort of this request: the controller's `abort`, bound to an `Error` reason, so every
-/// rejection gloo-net sees is an `Error` (a non-`Error` reason is a bug to gloo-net).
-fn abort_with(controller: &AbortController, reason: &str) -> Function {
-    let abort: Function = Reflect::get(controller, &"abort".into())
-        .map(JsCast::unchecked_into)
-        .unwrap_or_else(|_| Function::new_no_args(""));
-    let reason = JsValue::from(js_sys::Error::new(reason));
-    abort.bind1(controller, &reason).unchecked_into()
+/// What aborting one of the package's own requests needs: `AbortController.prototype.abort`
+/// and the two reasons, JS `Error`s (every rejection gloo-net sees must be an `Error`: a
+/// non-`Error` reason is a bug to gloo-net). Made once: an `Error` records a stack trace when
+/// it is made, and two of them made for every request took a tenth of a small call's time.
+/// The reasons never reach the caller ([`send`] tells its errors from the signals' states).
+struct Aborts {
+    abort: Function,
+    aborted: JsValue,
+    timeout: JsValue,
+}
+
+thread_local! {
+    static ABORTS: OnceCell<Aborts> = const { OnceCell::new() };
+}
+
+/// Why the package aborts a request.
+#[derive(Clone, Copy)]
+enum Reason {
+    /// The caller's signal fired.
+    Aborted,
+    /// The request took too long.
+    Timeout,
+}
+
+/// The controller's `abort`, bound to `reason`, for a timer or an event listener to call.
+fn abort_with(controller: &AbortController, reason: Reason) -> Function {
+    ABORTS.with(|aborts| {
+        let aborts = aborts.get_or_init(|| Aborts {
+            abort: Reflect::get(controller, &"abort".into())
+                .map(JsCast::unchecked_into)
+                .unwrap_or_else(|_| Function::new_no_args("")),
+            aborted: js_sys::Error::new("aborted").into(),
+            timeout: js_sys::Error::new("timeout").into(),
+        });
+        let reason = match reason {
+            Reason::Aborted => &aborts.aborted,
+            Reason::Timeout => &aborts.timeout,
+        };
+        aborts.abort.bind1(controller, reason).unchecked_into()
+    })
 }
 
 /// Sends `request` once. A fired `signal` gives [`Error::Aborted`], the timeout
@@ -72,15 +106,16 @@ pub(crate) async fn send(
     }
     let controller =
         AbortController::new().map_err(|_| Error::Unsupported("no AbortController"))?;
-    let on_abort = abort_with(&controller, "aborted");
-    if let Some(signal) = signal {
+    let on_abort = signal.map(|signal| {
+        let on_abort = abort_with(&controller, Reason::Aborted);
         let _ = signal.add_event_listener_with_callback("abort", &on_abort);
-    }
-    let timer = set_timeout(&abort_with(&controller, "timeout"), timeout_ms);
+        on_abort
+    });
+    let timer = set_timeout(&abort_with(&controller, Reason::Timeout), timeout_ms);
     let outcome = exchange(request, &controller.signal()).await;
     clear_timeout(&timer);
-    if let Some(signal) = signal {
-        let _ = signal.remove_event_listener_with_callback("abort", &on_abort);
+    if let (Some(signal), Some(on_abort)) = (signal, &on_abort) {
+        let _ = signal.remove_event_listener_with_callback("abort", on_abort);
     }
     outcome.map_err(|message| {
         if signal.is_some_and(AbortSignal::aborted) {
