@@ -1,6 +1,7 @@
 // Client speed in headless Chromium (bench section 2), driven with playwright-core.
 // Env: BENCH_ORIGIN (static server: /speed.html, /pkg/...), BENCH_JS, BENCH_WASM (paths under the
-// origin), FUNDRAISING_BASE_URL, BENCH_RUNS, BENCH_PLAYWRIGHT (folder holding node_modules/playwright-core),
+// origin), FUNDRAISING_BASE_URL, BENCH_RUNS (fresh-context loads), BENCH_PAIRS (alternated call
+// pairs), BENCH_PLAYWRIGHT (folder holding node_modules/playwright-core),
 // CHROMIUM (executable). Prints one JSON line with every sample (milliseconds).
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -13,13 +14,14 @@ const jsPath = process.env.BENCH_JS;
 const wasmPath = process.env.BENCH_WASM;
 const baseUrl = process.env.FUNDRAISING_BASE_URL;
 const runs = Number(process.env.BENCH_RUNS || 30);
+const pairs = Number(process.env.BENCH_PAIRS || 100);
 const appId = "demo-app";
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-dev-shm-usage"],
 });
-const out = { runs, instantiate: [], coldLoad: [], eventPagesClient: [], eventPagesPlain: [], campaignClient: [], campaignPlain: [] };
+const out = { runs, pairs, instantiate: [], coldLoad: [], eventPagesClient: [], eventPagesPlain: [], campaignClient: [], campaignPlain: [] };
 try {
   // 1. Module instantiation, each run in a fresh browser context (empty caches):
   //    coldLoad = import of the glue + init() fetching, compiling and instantiating the wasm;
@@ -53,14 +55,14 @@ try {
   const page = await ctx.newPage();
   page.on("console", (m) => { if (m.type() === "error") console.error("page:", m.text()); });
   await page.goto(`${origin}/speed.html`);
-  const r = await page.evaluate(async ({ jsPath, wasmPath, baseUrl, appId, runs }) => {
+  const r = await page.evaluate(async ({ jsPath, wasmPath, baseUrl, appId, pairs }) => {
     const m = await import(jsPath);
     await m.default({ module_or_path: wasmPath });
     const client = new m.FundraisingClient({ appId, baseUrl });
     const pagesUrl = `${baseUrl}/${appId}/v1/event/1001/pages?page=1&pagesize=100`;
     const campaignUrl = `${baseUrl}/${appId}/v1/campaign/byshortname/demo-campaign`;
     const time = async (f) => { const t0 = performance.now(); const v = await f(); return [performance.now() - t0, v]; };
-    const pairs = {
+    const calls = {
       eventPages: [
         () => client.getEventPages(1001, { page: 1, pageSize: 100 }),
         async () => JSON.parse(await (await fetch(pagesUrl)).text()),
@@ -71,14 +73,14 @@ try {
       ],
     };
     const res = { eventPagesClient: [], eventPagesPlain: [], campaignClient: [], campaignPlain: [], checks: {} };
-    for (const [name, [viaClient, plain]] of Object.entries(pairs)) {
+    for (const [name, [viaClient, plain]] of Object.entries(calls)) {
       for (let i = 0; i < 5; i++) { await viaClient(); await plain(); }
       const a = await viaClient();
       const b = await plain();
       res.checks[name] = name === "eventPages"
         ? { client: a.fundraisingPages.length, plain: b.fundraisingPages.length, clientDateIsDate: a.fundraisingPages[0].createdDate instanceof Date || a.fundraisingPages[0].createdDate === null }
         : { client: a.shortName, plain: b.ShortName ?? b.shortName };
-      for (let i = 0; i < runs; i++) {
+      for (let i = 0; i < pairs; i++) {
         const order = i % 2 ? [[viaClient, "Client"], [plain, "Plain"]] : [[plain, "Plain"], [viaClient, "Client"]];
         for (const [f, tag] of order) {
           const [ms] = await time(f);
@@ -87,7 +89,7 @@ try {
       }
     }
     return res;
-  }, { jsPath, wasmPath, baseUrl, appId, runs });
+  }, { jsPath, wasmPath, baseUrl, appId, pairs });
   Object.assign(out, r);
   await ctx.close();
 } finally {

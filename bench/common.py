@@ -379,6 +379,13 @@ def median(xs):
     return statistics.median(xs) if xs else float("nan")
 
 
+def paired_ratio(xs, ys):
+    """Side-by-side timings (xs[i] and ys[i] measured one right after the other): the ratio of
+    the medians, and the median of the per-pair ratios. The second cancels a machine that
+    changes speed during the run (each pair sees one speed); the first does not."""
+    return median(xs) / median(ys), median([x / y for x, y in zip(xs, ys) if y > 0])
+
+
 def percentile(xs, p):
     if not xs:
         return float("nan")
