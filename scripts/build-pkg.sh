@@ -48,9 +48,12 @@ terser="$root/tools/node_modules/.bin/terser"
 # is only reached by a stack about to overflow; binaryen may then fold small constant
 # offsets into loads and stores.
 # -Oz twice: the second pass finds what the first one's inlining and merging opened up.
+# --flatten --rereloop first: control flow rebuilt by the relooper, which -Oz then shrinks
+# further than rustc's own structure (-0.5 KB gzip; decoding speed unchanged, measured side
+# by side in Node and Chromium).
 features=(--enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
-"$wasm_opt" -Oz -Oz --strip-debug --strip-producers --strip-target-features --low-memory-unused \
+"$wasm_opt" --flatten --rereloop -Oz -Oz --strip-debug --strip-producers --strip-target-features --low-memory-unused \
   "${features[@]}" -o "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"
 mv "$out/${name}_bg.opt.wasm" "$out/${name}_bg.wasm"
 
