@@ -30,8 +30,13 @@ fn message(error: serde_wasm_bindgen::Error) -> String {
 
 /// A JS argument or option as `T`; `invalid_argument` naming `what` when it does not fit.
 pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, Error> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| Error::InvalidArgument(["invalid ", what, ": ", &message(e)].concat()))
+    serde_wasm_bindgen::from_value(value).map_err(|e| invalid_input(what, e))
+}
+
+/// `invalid_argument` naming `what`, out of line: one copy for every type [`from_js`] reads.
+#[inline(never)]
+fn invalid_input(what: &str, error: serde_wasm_bindgen::Error) -> Error {
+    Error::InvalidArgument(["invalid ", what, ": ", &message(error)].concat())
 }
 
 /// A Rust value as the plain JS object JS receives.
