@@ -166,8 +166,8 @@ fn bad_constructor_options_throw_invalid_argument() {
         error_parts(&empty_app.err().expect("empty appId")).0,
         "invalid_argument"
     );
-    // Every options object is read as one record: a member of the wrong type is refused,
-    // naming it when it is missing.
+    // Every options object is read as one record: a member of the wrong type is refused, and
+    // a missing required member is named in the message.
     let wrong_type = fundraising_client::FundraisingClient::new(object(&[
         ("appId", "demo-app".into()),
         ("baseUrl", BASE_URL.into()),
