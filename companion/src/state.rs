@@ -50,9 +50,9 @@ impl AppState {
         &self.inner.provider
     }
 
-    /// The calling thread's client of the resource API.
-    pub(crate) fn api_http(&self) -> &reqwest::Client {
-        self.inner.api_http.client()
+    /// The clients of the resource API.
+    pub(crate) fn api_http(&self) -> &Upstream {
+        &self.inner.api_http
     }
 
     pub(crate) fn refreshes(&self) -> &RefreshFlights {

@@ -10,11 +10,13 @@ use super::token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};
 use crate::config::Settings;
 use crate::error::Error;
 use crate::secret::Secret;
-use crate::upstream::Upstream;
+use crate::upstream::{self, Answer, Failure, Upstream};
+use axum::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
+use axum::http::{HeaderValue, Method, Request};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
+use http_body_util::Full;
 use jsonwebtoken::DecodingKey;
-use reqwest::header::HeaderValue;
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -23,6 +25,8 @@ use url::Url;
 
 /// Largest upstream answer read (discovery, JWKS, token answers are far smaller).
 const MAX_UPSTREAM_BODY: usize = 1024 * 1024;
+
+const FORM: &str = "application/x-www-form-urlencoded";
 
 /// Client of one identity server.
 pub struct Provider {
@@ -44,30 +48,42 @@ pub fn now_seconds() -> i64 {
         .unwrap_or(0)
 }
 
-fn transport_error(what: &'static str, e: reqwest::Error) -> Error {
-    if e.is_timeout() {
-        tracing::warn!(call = what, "identity server timed out");
-        Error::UpstreamTimeout
-    } else {
-        tracing::warn!(call = what, error = %e.without_url(), "identity server unreachable");
-        Error::UpstreamUnavailable
-    }
+/// Sends `request` to the identity server (`what` names the call in the log): timeouts are
+/// `UpstreamTimeout`, anything else without an answer `UpstreamUnavailable`.
+async fn send(
+    http: &Upstream,
+    what: &'static str,
+    request: Request<Full<axum::body::Bytes>>,
+) -> Result<Answer, Error> {
+    http.send(request, MAX_UPSTREAM_BODY)
+        .await
+        .map_err(|failure| match failure {
+            Failure::Timeout => {
+                tracing::warn!(call = what, "identity server timed out");
+                Error::UpstreamTimeout
+            }
+            Failure::Unreachable(error) => {
+                tracing::warn!(call = what, %error, "identity server unreachable");
+                Error::UpstreamUnavailable
+            }
+            Failure::TooLarge => {
+                tracing::warn!(call = what, "identity server answer too large");
+                Error::UpstreamUnavailable
+            }
+        })
 }
 
-async fn read_body(what: &'static str, mut response: reqwest::Response) -> Result<Vec<u8>, Error> {
-    let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| transport_error(what, e))?
-    {
-        body.extend_from_slice(&chunk);
-        if body.len() > MAX_UPSTREAM_BODY {
-            tracing::warn!(call = what, "identity server answer too large");
-            return Err(Error::UpstreamUnavailable);
-        }
-    }
-    Ok(body)
+/// A request to `url` (`None` if it cannot be one).
+fn request(method: Method, url: &Url) -> Option<axum::http::request::Builder> {
+    Some(Request::builder().method(method).uri(upstream::uri(url)?))
+}
+
+/// A form-encoded body (`application/x-www-form-urlencoded`).
+fn form(fields: &[(&str, &str)]) -> Full<axum::body::Bytes> {
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(fields)
+        .finish();
+    Full::new(body.into())
 }
 
 /// `Basic base64(urlencode(id) ":" urlencode(secret))`: RFC 6749 §2.3.1 has the client id
@@ -106,26 +122,25 @@ impl Provider {
     async fn get_json<T: DeserializeOwned>(
         &self,
         what: &'static str,
-        url: Url,
+        url: &Url,
     ) -> Result<T, Error> {
-        let response = self
-            .http
-            .client()
-            .get(url)
-            .send()
-            .await
-            .map_err(|e| transport_error(what, e))?;
-        let status = response.status();
-        let body = read_body(what, response).await?;
-        if !status.is_success() {
+        let get = request(Method::GET, url)
+            .and_then(|r| {
+                r.header(ACCEPT, "application/json")
+                    .body(Full::default())
+                    .ok()
+            })
+            .ok_or(Error::UpstreamUnavailable)?;
+        let answer = send(&self.http, what, get).await?;
+        if !answer.status.is_success() {
             tracing::warn!(
                 call = what,
-                status = status.as_u16(),
+                status = answer.status.as_u16(),
                 "identity server answered an error"
             );
             return Err(Error::UpstreamUnavailable);
         }
-        serde_json::from_slice(&body).map_err(|_| {
+        serde_json::from_slice(&answer.body).map_err(|_| {
             tracing::warn!(call = what, "identity server answered malformed JSON");
             Error::UpstreamUnavailable
         })
@@ -139,7 +154,7 @@ impl Provider {
             return Ok(metadata.clone());
         }
         let url = discovery_url(&self.auth_url).ok_or(Error::UpstreamUnavailable)?;
-        let metadata: ProviderMetadata = self.get_json("discovery", url).await?;
+        let metadata: ProviderMetadata = self.get_json("discovery", &url).await?;
         if !issuer_matches(&self.auth_url, &metadata.issuer) {
             tracing::error!(issuer = %metadata.issuer, auth_url = %self.auth_url, "discovery issuer differs from --auth-url");
             return Err(Error::UpstreamUnavailable);
@@ -160,7 +175,7 @@ impl Provider {
         &self,
         metadata: &ProviderMetadata,
     ) -> Result<Arc<VerificationKeys>, Error> {
-        let set: JwkSet = self.get_json("jwks", metadata.jwks_uri.clone()).await?;
+        let set: JwkSet = self.get_json("jwks", &metadata.jwks_uri).await?;
         Ok(Arc::new(VerificationKeys::from_set(&set)))
     }
 
@@ -205,18 +220,17 @@ impl Provider {
     /// `UpstreamUnavailable`; upstream bodies are never relayed.
     pub async fn token(&self, grant: TokenGrant<'_>) -> Result<TokenResponse, Error> {
         let metadata = self.metadata().await?;
-        let response = self
-            .http
-            .client()
-            .post(metadata.token_endpoint.clone())
-            .header(reqwest::header::AUTHORIZATION, self.authorization.clone())
-            .header(reqwest::header::ACCEPT, "application/json")
-            .form(&grant.form())
-            .send()
-            .await
-            .map_err(|e| transport_error("token", e))?;
-        let status = response.status();
-        let body = read_body("token", response).await?;
+        let post = request(Method::POST, &metadata.token_endpoint)
+            .and_then(|r| {
+                r.header(AUTHORIZATION, self.authorization.clone())
+                    .header(ACCEPT, "application/json")
+                    .header(CONTENT_TYPE, FORM)
+                    .body(form(&grant.form()))
+                    .ok()
+            })
+            .ok_or(Error::UpstreamUnavailable)?;
+        let answer = send(&self.http, "token", post).await?;
+        let (status, body) = (answer.status, answer.body);
         if status.is_success() {
             return serde_json::from_slice(&body).map_err(|_| {
                 tracing::warn!(call = "token", "token endpoint answered malformed JSON");
@@ -243,24 +257,22 @@ impl Provider {
         let Ok(metadata) = self.metadata().await else {
             return;
         };
-        let Some(endpoint) = metadata.revocation_endpoint.clone() else {
+        let Some(post) = metadata.revocation_endpoint.as_ref().and_then(|endpoint| {
+            request(Method::POST, endpoint)?
+                .header(AUTHORIZATION, self.authorization.clone())
+                .header(CONTENT_TYPE, FORM)
+                .body(form(&[
+                    ("token", refresh_token.expose()),
+                    ("token_type_hint", "refresh_token"),
+                ]))
+                .ok()
+        }) else {
             return;
         };
-        let result = self
-            .http
-            .client()
-            .post(endpoint)
-            .header(reqwest::header::AUTHORIZATION, self.authorization.clone())
-            .form(&[
-                ("token", refresh_token.expose()),
-                ("token_type_hint", "refresh_token"),
-            ])
-            .send()
-            .await;
-        match result {
-            Ok(r) if r.status().is_success() => {}
-            Ok(r) => tracing::warn!(status = r.status().as_u16(), "revocation refused"),
-            Err(e) => tracing::warn!(error = %e.without_url(), "revocation failed"),
+        match self.http.send(post, MAX_UPSTREAM_BODY).await {
+            Ok(answer) if answer.status.is_success() => {}
+            Ok(answer) => tracing::warn!(status = answer.status.as_u16(), "revocation refused"),
+            Err(failure) => tracing::warn!(?failure, "revocation failed"),
         }
     }
 }

@@ -15,13 +15,15 @@ use crate::session::{
     clear_cookie, session_cookie, session_from_headers, CookieState, SessionData,
 };
 use crate::state::AppState;
+use crate::upstream::{self, Failure};
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::header::{
     ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE, WWW_AUTHENTICATE,
 };
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method, Request as UpstreamRequest, StatusCode};
 use axum::response::{IntoResponse, Response};
+use http_body_util::Full;
 use percent_encoding::percent_decode_str;
 use std::time::{SystemTime, UNIX_EPOCH};
 use url::Url;
@@ -87,16 +89,6 @@ fn now_millis() -> i64 {
         .unwrap_or(0)
 }
 
-fn transport_error(e: reqwest::Error) -> Error {
-    if e.is_timeout() {
-        tracing::warn!(call = "api", "resource API timed out");
-        Error::UpstreamTimeout
-    } else {
-        tracing::warn!(call = "api", error = %e.without_url(), "resource API unreachable");
-        Error::UpstreamUnavailable
-    }
-}
-
 /// The session the call is made for, and the `Set-Cookie` its answer must carry.
 struct Caller {
     session: Option<SessionData>,
@@ -135,7 +127,7 @@ struct Upstream {
     content_type: Option<HeaderValue>,
     location: Option<HeaderValue>,
     www_authenticate: Option<HeaderValue>,
-    body: Vec<u8>,
+    body: Bytes,
 }
 
 impl Upstream {
@@ -158,7 +150,9 @@ async fn call(
     body: &Bytes,
     bearer: Option<&Secret>,
 ) -> Result<Upstream, Error> {
-    let mut request = state.api_http().request(method.clone(), url.clone());
+    let mut request = UpstreamRequest::builder()
+        .method(method.clone())
+        .uri(upstream::uri(url).ok_or(Error::UpstreamUnavailable)?);
     for name in [CONTENT_TYPE, ACCEPT] {
         if let Some(value) = headers.get(&name) {
             request = request.header(name, value.clone());
@@ -170,25 +164,37 @@ async fn call(
         value.set_sensitive(true);
         request = request.header(AUTHORIZATION, value);
     }
-    if method == Method::POST {
-        request = request.body(body.clone());
-    }
-    let mut response = request.send().await.map_err(transport_error)?;
-    let mut answer = Upstream {
-        status: response.status(),
-        content_type: response.headers().get(CONTENT_TYPE).cloned(),
-        location: response.headers().get(LOCATION).cloned(),
-        www_authenticate: response.headers().get(WWW_AUTHENTICATE).cloned(),
-        body: Vec::new(),
+    let body = match *method {
+        Method::POST => Full::new(body.clone()),
+        _ => Full::default(),
     };
-    while let Some(chunk) = response.chunk().await.map_err(transport_error)? {
-        if answer.body.len() + chunk.len() > MAX_RESPONSE_BODY {
-            tracing::warn!(call = "api", "resource API answer too large");
-            return Err(Error::UpstreamUnavailable);
-        }
-        answer.body.extend_from_slice(&chunk);
-    }
-    Ok(answer)
+    let request = request.body(body).map_err(|_| Error::UpstreamUnavailable)?;
+    let answer = state
+        .api_http()
+        .send(request, MAX_RESPONSE_BODY)
+        .await
+        .map_err(|failure| match failure {
+            Failure::Timeout => {
+                tracing::warn!(call = "api", "resource API timed out");
+                Error::UpstreamTimeout
+            }
+            Failure::Unreachable(error) => {
+                tracing::warn!(call = "api", %error, "resource API unreachable");
+                Error::UpstreamUnavailable
+            }
+            Failure::TooLarge => {
+                tracing::warn!(call = "api", "resource API answer too large");
+                Error::UpstreamUnavailable
+            }
+        })?;
+    let header = |name| answer.headers.get(name).cloned();
+    Ok(Upstream {
+        status: answer.status,
+        content_type: header(CONTENT_TYPE),
+        location: header(LOCATION),
+        www_authenticate: header(WWW_AUTHENTICATE),
+        body: answer.body,
+    })
 }
 
 /// `/api/...` in BFF mode: checks the operation (404 otherwise), the Origin and CSRF header
