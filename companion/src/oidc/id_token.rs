@@ -93,6 +93,8 @@ fn check_of(kind: &ErrorKind) -> &'static str {
 
 /// Checks an id_token against `key` and `expect` with `jsonwebtoken` (RS256 only; `exp`,
 /// `iss`, `aud` and `sub` required; `exp` with [`LEEWAY_SECONDS`]), then `azp` and `nonce`.
+/// The header is not decoded here again: the caller did, to pick the key (see
+/// [`decode_header`]), and `jsonwebtoken` reads it once more and refuses any other algorithm.
 /// Every failure but the nonce is `IdTokenInvalid(<check>)` and is logged with the check's
 /// name; a wrong nonce is `NonceMismatch`.
 pub fn validate_id_token(
@@ -100,7 +102,6 @@ pub fn validate_id_token(
     key: &DecodingKey,
     expect: &Expectations<'_>,
 ) -> Result<IdTokenClaims, Error> {
-    decode_header(token)?;
     let mut validation = Validation::new(Algorithm::RS256);
     validation.leeway = LEEWAY_SECONDS;
     validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
