@@ -54,6 +54,28 @@ pub(crate) enum Failure {
     TooLarge,
 }
 
+impl Failure {
+    /// The companion's error for this failure, logged with `call` (the call's name) and
+    /// `upstream` (who was called): a timeout is `UpstreamTimeout`, anything else
+    /// `UpstreamUnavailable`.
+    pub(crate) fn into_error(self, call: &'static str, upstream: &'static str) -> Error {
+        match self {
+            Failure::Timeout => {
+                tracing::warn!(call, "{upstream} timed out");
+                Error::UpstreamTimeout
+            }
+            Failure::Unreachable(error) => {
+                tracing::warn!(call, %error, "{upstream} unreachable");
+                Error::UpstreamUnavailable
+            }
+            Failure::TooLarge => {
+                tracing::warn!(call, "{upstream} answer too large");
+                Error::UpstreamUnavailable
+            }
+        }
+    }
+}
+
 /// An HTTP client for each thread that uses it, all with the same settings: the upstream
 /// timeout, no redirects followed, the companion's user agent.
 ///

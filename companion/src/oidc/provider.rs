@@ -10,7 +10,8 @@ use super::token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};
 use crate::config::Settings;
 use crate::error::Error;
 use crate::secret::Secret;
-use crate::upstream::{self, Answer, Failure, Upstream};
+use crate::upstream::{self, Answer, Upstream, UpstreamRequest};
+use axum::body::Bytes;
 use axum::http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method, Request};
 use base64::engine::general_purpose::STANDARD;
@@ -48,29 +49,15 @@ pub fn now_seconds() -> i64 {
         .unwrap_or(0)
 }
 
-/// Sends `request` to the identity server (`what` names the call in the log): timeouts are
-/// `UpstreamTimeout`, anything else without an answer `UpstreamUnavailable`.
+/// Sends `request` to the identity server (`what` names the call in the log).
 async fn send(
     http: &Upstream,
     what: &'static str,
-    request: Request<Full<axum::body::Bytes>>,
+    request: UpstreamRequest,
 ) -> Result<Answer, Error> {
     http.send(request, MAX_UPSTREAM_BODY)
         .await
-        .map_err(|failure| match failure {
-            Failure::Timeout => {
-                tracing::warn!(call = what, "identity server timed out");
-                Error::UpstreamTimeout
-            }
-            Failure::Unreachable(error) => {
-                tracing::warn!(call = what, %error, "identity server unreachable");
-                Error::UpstreamUnavailable
-            }
-            Failure::TooLarge => {
-                tracing::warn!(call = what, "identity server answer too large");
-                Error::UpstreamUnavailable
-            }
-        })
+        .map_err(|failure| failure.into_error(what, "identity server"))
 }
 
 /// A request to `url` (`None` if it cannot be one).
@@ -79,7 +66,7 @@ fn request(method: Method, url: &Url) -> Option<axum::http::request::Builder> {
 }
 
 /// A form-encoded body (`application/x-www-form-urlencoded`).
-fn form(fields: &[(&str, &str)]) -> Full<axum::body::Bytes> {
+fn form(fields: &[(&str, &str)]) -> Full<Bytes> {
     let body = url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(fields)
         .finish();

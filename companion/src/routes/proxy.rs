@@ -15,7 +15,7 @@ use crate::session::{
     clear_cookie, session_cookie, session_from_headers, CookieState, SessionData,
 };
 use crate::state::AppState;
-use crate::upstream::{self, Failure};
+use crate::upstream;
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::header::{
@@ -173,20 +173,7 @@ async fn call(
         .api_http()
         .send(request, MAX_RESPONSE_BODY)
         .await
-        .map_err(|failure| match failure {
-            Failure::Timeout => {
-                tracing::warn!(call = "api", "resource API timed out");
-                Error::UpstreamTimeout
-            }
-            Failure::Unreachable(error) => {
-                tracing::warn!(call = "api", %error, "resource API unreachable");
-                Error::UpstreamUnavailable
-            }
-            Failure::TooLarge => {
-                tracing::warn!(call = "api", "resource API answer too large");
-                Error::UpstreamUnavailable
-            }
-        })?;
+        .map_err(|failure| failure.into_error("api", "resource API"))?;
     let header = |name| answer.headers.get(name).cloned();
     Ok(Upstream {
         status: answer.status,
