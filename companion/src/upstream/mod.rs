@@ -4,16 +4,23 @@
 //! This is the client reqwest wraps. The companion calls a handful of fixed endpoints with
 //! bodies it builds itself, so reqwest's own layers (a redirect policy that parses every
 //! request's URL even with redirects off, and a parsed `Url` on every response) were a tenth
-//! of a code exchange's CPU and bought nothing here.
+//! of a code exchange's CPU and bought nothing here. Like reqwest, the clients go through the
+//! proxy the environment names, if any (see [`dial`]).
+
+mod dial;
 
 use crate::error::Error;
 use axum::body::Bytes;
-use axum::http::header::USER_AGENT;
+use axum::http::header::{PROXY_AUTHORIZATION, USER_AGENT};
+use axum::http::uri::Scheme;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, Uri};
+use dial::Dial;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
+use hyper_util::client::proxy::matcher::Matcher;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
+use std::sync::Arc;
 use std::time::Duration;
 use thread_local::ThreadLocal;
 use url::Url;
@@ -25,10 +32,10 @@ const AGENT: &str = concat!("fundraising-companion/", env!("CARGO_PKG_VERSION"))
 
 /// https through rustls (ring, Mozilla's roots) and plain http.
 #[cfg(feature = "rustls")]
-type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
+type Connector = hyper_rustls::HttpsConnector<Dial>;
 /// Plain http only: an https address fails to connect.
 #[cfg(not(feature = "rustls"))]
-type Connector = HttpConnector;
+type Connector = Dial;
 
 type HttpClient = Client<Connector, Full<Bytes>>;
 
@@ -86,6 +93,7 @@ impl Failure {
 /// `fundraising_serve::ConnectionThreads`), a request and its upstream calls stay on one thread.
 pub(crate) struct Upstream {
     timeout: Duration,
+    proxies: Arc<Matcher>,
     /// The client built at start, which proves the settings work; handed out on a thread
     /// whose own client cannot be built.
     first: HttpClient,
@@ -93,12 +101,20 @@ pub(crate) struct Upstream {
 }
 
 impl Upstream {
-    /// Clients with `timeout` on each call (connecting included).
+    /// Clients with `timeout` on each call (connecting included), through the proxies the
+    /// environment names.
     pub(crate) fn new(timeout: Duration) -> Result<Self, Error> {
-        let first = build(timeout)
+        Self::with_proxies(timeout, Matcher::from_env())
+    }
+
+    /// Clients with `timeout` on each call, through `proxies`.
+    fn with_proxies(timeout: Duration, proxies: Matcher) -> Result<Self, Error> {
+        let proxies = Arc::new(proxies);
+        let first = build(timeout, &proxies)
             .map_err(|e| Error::Config(format!("cannot build the HTTP client: {e}")))?;
         Ok(Self {
             timeout,
+            proxies,
             first,
             per_thread: ThreadLocal::new(),
         })
@@ -107,7 +123,7 @@ impl Upstream {
     /// The calling thread's client (built on its first call).
     fn client(&self) -> &HttpClient {
         self.per_thread
-            .get_or(|| build(self.timeout).unwrap_or_else(|_| self.first.clone()))
+            .get_or(|| build(self.timeout, &self.proxies).unwrap_or_else(|_| self.first.clone()))
     }
 
     /// Sends `request` with the companion's user agent and reads the answer's body, at most
@@ -120,6 +136,16 @@ impl Upstream {
         request
             .headers_mut()
             .insert(USER_AGENT, HeaderValue::from_static(AGENT));
+        if request.uri().scheme() == Some(&Scheme::HTTP) {
+            // An http request goes to the proxy itself, which reads its credentials here
+            // (through a tunnel they are on the CONNECT instead).
+            let proxy = self.proxies.intercept(request.uri());
+            if let Some(auth) = proxy.as_ref().and_then(|p| p.basic_auth()) {
+                request
+                    .headers_mut()
+                    .insert(PROXY_AUTHORIZATION, auth.clone());
+            }
+        }
         let call = self.client().request(request);
         let read = async {
             let response = call.await.map_err(|e| Failure::Unreachable(chain(&e)))?;
@@ -161,30 +187,31 @@ fn chain(error: &(dyn std::error::Error + 'static)) -> String {
     text
 }
 
-fn connector(timeout: Duration) -> Result<Connector, String> {
-    let mut http = HttpConnector::new();
-    http.set_connect_timeout(Some(timeout));
-    http.set_nodelay(true);
+fn connector(timeout: Duration, proxies: &Arc<Matcher>) -> Result<Connector, String> {
+    let mut tcp = HttpConnector::new();
+    tcp.set_connect_timeout(Some(timeout));
+    tcp.set_nodelay(true);
+    tcp.enforce_http(false);
+    let dial = Dial::new(tcp, Arc::clone(proxies));
     #[cfg(feature = "rustls")]
     {
-        http.enforce_http(false);
         let provider = rustls::crypto::ring::default_provider();
         Ok(hyper_rustls::HttpsConnectorBuilder::new()
             .with_provider_and_webpki_roots(provider)
             .map_err(|e| e.to_string())?
             .https_or_http()
             .enable_http1()
-            .wrap_connector(http))
+            .wrap_connector(dial))
     }
     #[cfg(not(feature = "rustls"))]
-    Ok(http)
+    Ok(dial)
 }
 
-fn build(timeout: Duration) -> Result<HttpClient, String> {
+fn build(timeout: Duration, proxies: &Arc<Matcher>) -> Result<HttpClient, String> {
     Ok(Client::builder(TokioExecutor::new())
         .pool_idle_timeout(POOL_IDLE)
         .pool_timer(TokioTimer::new())
-        .build(connector(timeout)?))
+        .build(connector(timeout, proxies)?))
 }
 
 #[cfg(test)]
@@ -206,23 +233,66 @@ mod tests {
         assert_ne!(there, here as usize);
     }
 
-    /// A server on a free port that answers every connection's first request with `answer`
-    /// and hands back what it received.
-    fn server(answer: &'static [u8]) -> (Uri, std::thread::JoinHandle<Vec<u8>>) {
+    /// A server on a free port: on its first connection, it reads once before writing each
+    /// of `answers`, and hands back what each read received. It waits at most 5 s for the
+    /// connection and for each read, so that a test whose client never comes fails, not hangs.
+    fn script(answers: &'static [&'static [u8]]) -> (Uri, std::thread::JoinHandle<Vec<Vec<u8>>>) {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let uri: Uri = format!("http://{}/p?q=1", listener.local_addr().unwrap())
             .parse()
             .unwrap();
+        listener.set_nonblocking(true).unwrap();
         let handle = std::thread::spawn(move || {
-            let (mut socket, _) = listener.accept().unwrap();
-            let mut received = vec![0; 4096];
-            let n = socket.read(&mut received).unwrap();
-            received.truncate(n);
-            socket.write_all(answer).unwrap();
+            let deadline = std::time::Instant::now() + Duration::from_secs(5);
+            let mut socket = loop {
+                match listener.accept() {
+                    Ok((socket, _)) => break socket,
+                    Err(_) if std::time::Instant::now() < deadline => {
+                        std::thread::sleep(Duration::from_millis(10))
+                    }
+                    Err(_) => return Vec::new(),
+                }
+            };
+            socket.set_nonblocking(false).unwrap();
+            socket
+                .set_read_timeout(Some(Duration::from_secs(5)))
+                .unwrap();
+            let mut reads = Vec::new();
+            for answer in answers {
+                let mut received = vec![0; 4096];
+                let Ok(n) = socket.read(&mut received) else {
+                    break;
+                };
+                received.truncate(n);
+                reads.push(received);
+                socket.write_all(answer).unwrap();
+            }
             std::thread::sleep(Duration::from_millis(300));
-            received
+            reads
         });
         (uri, handle)
+    }
+
+    /// A server that answers the first request with `answer` and hands back the request.
+    fn server(answer: &'static [u8]) -> (Uri, std::thread::JoinHandle<Vec<u8>>) {
+        let (uri, reads) = script(Box::leak(Box::new([answer])));
+        (
+            uri,
+            std::thread::spawn(move || reads.join().unwrap().remove(0)),
+        )
+    }
+
+    /// The value of the header `name` (any case) in a request's text.
+    fn header<'a>(request: &'a str, name: &str) -> Option<&'a str> {
+        request.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.eq_ignore_ascii_case(name).then(|| value.trim())
+        })
+    }
+
+    /// Clients that reach every server directly, whatever the environment says.
+    fn direct(timeout: Duration) -> Upstream {
+        Upstream::with_proxies(timeout, Matcher::builder().build()).unwrap()
     }
 
     fn get(uri: Uri) -> UpstreamRequest {
@@ -233,7 +303,7 @@ mod tests {
     async fn answers_come_back_whole_with_status_and_headers() {
         let (uri, server) =
             server(b"HTTP/1.1 302 Found\r\nlocation: /elsewhere\r\ncontent-length: 5\r\n\r\nhello");
-        let upstream = Upstream::new(Duration::from_secs(5)).unwrap();
+        let upstream = direct(Duration::from_secs(5));
         let answer = upstream.send(get(uri), 5).await.unwrap();
         // A redirect is not followed: it is the answer.
         assert_eq!(answer.status, StatusCode::FOUND);
@@ -250,7 +320,7 @@ mod tests {
     #[tokio::test]
     async fn a_body_over_the_limit_is_refused() {
         let (uri, _server) = server(b"HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\nhello!");
-        let upstream = Upstream::new(Duration::from_secs(5)).unwrap();
+        let upstream = direct(Duration::from_secs(5));
         let failure = upstream.send(get(uri), 5).await.unwrap_err();
         assert!(matches!(failure, Failure::TooLarge), "{failure:?}");
     }
@@ -259,7 +329,7 @@ mod tests {
     async fn a_slow_answer_times_out_and_a_closed_port_is_unreachable() {
         // Headers, then a body that never ends: the timeout covers reading the body.
         let (uri, _server) = server(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhel");
-        let upstream = Upstream::new(Duration::from_millis(100)).unwrap();
+        let upstream = direct(Duration::from_millis(100));
         let failure = upstream.send(get(uri), 100).await.unwrap_err();
         assert!(matches!(failure, Failure::Timeout), "{failure:?}");
 
@@ -280,11 +350,84 @@ mod tests {
         let https: Uri = format!("https://{}/", uri.authority().unwrap())
             .parse()
             .unwrap();
-        let upstream = Upstream::new(Duration::from_secs(5)).unwrap();
+        let upstream = direct(Duration::from_secs(5));
         let failure = upstream.send(get(https), 100).await.unwrap_err();
         assert!(matches!(failure, Failure::Unreachable(_)), "{failure:?}");
         let hello = server.join().unwrap();
         // A TLS handshake record (22), TLS 1.x, whose first message is a ClientHello (1).
         assert_eq!((hello[0], hello[1], hello[5]), (22, 3, 1), "{hello:?}");
+    }
+
+    /// An http server is reached through the proxy: the request goes to the proxy in
+    /// absolute form, with the proxy's credentials (the server's name is never resolved).
+    #[tokio::test]
+    async fn an_http_server_is_reached_through_the_proxy() {
+        let (proxy, received) = script(&[b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"]);
+        let proxies = Matcher::builder()
+            .http(format!("http://user:pass@{}", proxy.authority().unwrap()))
+            .build();
+        let upstream = Upstream::with_proxies(Duration::from_secs(5), proxies).unwrap();
+        let server: Uri = "http://api.invalid/v1/x?y=1".parse().unwrap();
+        let answer = upstream.send(get(server), 100).await.unwrap();
+        assert_eq!(&answer.body[..], b"ok");
+        let request = String::from_utf8(received.join().unwrap().remove(0)).unwrap();
+        assert!(
+            request.starts_with("GET http://api.invalid/v1/x?y=1 HTTP/1.1\r\n"),
+            "{request}"
+        );
+        // base64("user:pass")
+        assert_eq!(
+            header(&request, "proxy-authorization"),
+            Some("Basic dXNlcjpwYXNz"),
+            "{request}"
+        );
+    }
+
+    /// An https server is reached through a CONNECT tunnel, the credentials on the CONNECT;
+    /// TLS then starts inside the tunnel.
+    #[cfg(feature = "rustls")]
+    #[tokio::test]
+    async fn an_https_server_is_reached_through_a_connect_tunnel() {
+        let (proxy, received) = script(&[b"HTTP/1.1 200 Connection established\r\n\r\n", b""]);
+        let proxies = Matcher::builder()
+            .https(format!("http://user:pass@{}", proxy.authority().unwrap()))
+            .build();
+        let upstream = Upstream::with_proxies(Duration::from_secs(5), proxies).unwrap();
+        let server: Uri = "https://login.invalid/token".parse().unwrap();
+        let failure = upstream.send(get(server), 100).await.unwrap_err();
+        assert!(matches!(failure, Failure::Unreachable(_)), "{failure:?}");
+        let reads = received.join().unwrap();
+        let connect = String::from_utf8(reads[0].clone()).unwrap();
+        assert!(
+            connect.starts_with("CONNECT login.invalid:443 HTTP/1.1\r\n"),
+            "{connect}"
+        );
+        assert_eq!(
+            header(&connect, "proxy-authorization"),
+            Some("Basic dXNlcjpwYXNz"),
+            "{connect}"
+        );
+        assert_eq!(
+            (reads[1][0], reads[1][5]),
+            (22, 1),
+            "a ClientHello: {:?}",
+            reads[1]
+        );
+    }
+
+    /// A server that `NO_PROXY` lists is reached directly.
+    #[tokio::test]
+    async fn no_proxy_servers_are_reached_directly() {
+        // The proxy is a closed port: going through it would fail.
+        let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+        let proxy = format!("http://{}", closed.local_addr().unwrap());
+        drop(closed);
+        let (server, received) = server(b"HTTP/1.1 204 No Content\r\n\r\n");
+        let proxies = Matcher::builder().http(proxy).no("127.0.0.1").build();
+        let upstream = Upstream::with_proxies(Duration::from_secs(5), proxies).unwrap();
+        let answer = upstream.send(get(server), 100).await.unwrap();
+        assert_eq!(answer.status, StatusCode::NO_CONTENT);
+        let request = String::from_utf8(received.join().unwrap()).unwrap();
+        assert!(request.starts_with("GET /p?q=1 HTTP/1.1\r\n"), "{request}");
     }
 }
