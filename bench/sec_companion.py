@@ -39,7 +39,7 @@ from common import (
 )
 
 SECTION = "3 companion"
-PAIRS = 10 if QUICK else 100
+PAIRS = 10 if QUICK else 300
 BATCH = 10
 DURATION = 2 if QUICK else 10
 REFRESH_SESSIONS = 16
