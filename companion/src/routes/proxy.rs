@@ -21,7 +21,7 @@ use axum::extract::{Request, State};
 use axum::http::header::{
     ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE, WWW_AUTHENTICATE,
 };
-use axum::http::{HeaderMap, HeaderValue, Method, Request as UpstreamRequest, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method, Request as HttpRequest, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body_util::Full;
 use percent_encoding::percent_decode_str;
@@ -150,7 +150,7 @@ async fn call(
     body: &Bytes,
     bearer: Option<&Secret>,
 ) -> Result<Upstream, Error> {
-    let mut request = UpstreamRequest::builder()
+    let mut request = HttpRequest::builder()
         .method(method.clone())
         .uri(upstream::uri(url).ok_or(Error::UpstreamUnavailable)?);
     for name in [CONTENT_TYPE, ACCEPT] {
