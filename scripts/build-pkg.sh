@@ -22,7 +22,7 @@ nightly_build() {
     && [ -d "$(rustc +nightly --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ] \
     && CARGO_TARGET_DIR="$root/target/pkg-nightly" \
       RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none' \
-      cargo +nightly build -q --release --target wasm32-unknown-unknown -p fundraising-client \
+      cargo +nightly build -q --release --target wasm32-unknown-unknown -p fundraising-client --features js \
       -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
 }
 if nightly_build; then
@@ -30,7 +30,7 @@ if nightly_build; then
 else
   echo "warning: no nightly toolchain with rust-src, or its size build failed: building with stable (a larger package)" >&2
   target_dir="$root/target"
-  cargo build -q --release --target wasm32-unknown-unknown -p fundraising-client
+  cargo build -q --release --target wasm32-unknown-unknown -p fundraising-client --features js
 fi
 raw="$target_dir/wasm32-unknown-unknown/release/$name.wasm"
 
