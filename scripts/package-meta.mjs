@@ -105,12 +105,9 @@ const linked = body.replace(/\]\(([^)\s]+)\)/g, (_, target) => `](${absolute(tar
 const readme = [
   `# ${NAME}`,
   "",
-  `${meta.description}. Sign-in by pop-up or redirect (OAuth 2.0 / OpenID Connect with PKCE, the`,
-  "code redeemed by your backend companion) and typed calls of the service's four resource",
-  "operations, in browsers, web workers and Node 20+.",
+  linked.trimEnd(),
   "",
-  `Guides (the companion, the sandbox, testing, the sign-in flows): ${meta.homepage}.`,
+  `More guides (the companion, the sandbox, testing your app, the sign-in flows, the widgets): ${meta.repository}/tree/main/docs`,
   "",
-  linked,
 ].join("\n");
 writeFileSync(join(out, "README.md"), readme);
