@@ -1,7 +1,7 @@
 // A partner's web site for the end-to-end tests: a tiny static server on 127.0.0.1 (port 0, so
 // its own origin, which is not in the companion's --allowed-origin list) that serves a page
 // embedding <fundraising-campaign> and a thank-you page with <fundraising-donation>, exactly as
-// the README tells a partner to, under a strict Content-Security-Policy sent as a header. Violation reports (report-uri) are kept.
+// docs/widgets.md tells a partner to, under a strict Content-Security-Policy sent as a header. Violation reports (report-uri) are kept.
 import { createServer } from "node:http";
 
 /** The partner's own stylesheet (style-src 'self'). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package `fundraising-client` into pkg/:
-#   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> package.json + README,
+#   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> package.json + README
+#   (scripts/package-meta.mjs),
 # and prints the gzip -9 size of the wasm plus the JS glue (the figure the size budget is about).
 #
 #   scripts/build-pkg.sh [--out DIR]      (default: pkg)
@@ -53,7 +54,7 @@ terser="$root/tools/node_modules/.bin/terser"
 # by side in Node and Chromium).
 # --one-caller-inline-max-function-size=30: binaryen inlines a function with one caller
 # whatever its size by default; merged bodies compress worse (-2.7 KB gzip at 30; at 20
-# decoding got 6-8% slower, at 30 it costs 2-3% in Chromium; see the README's size section).
+# decoding got 6-8% slower, at 30 it costs 2-3% in Chromium; see docs/performance.md).
 features=(--enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 "$wasm_opt" --one-caller-inline-max-function-size=30 --flatten --rereloop -Oz -Oz --strip-debug --strip-producers --strip-target-features --low-memory-unused \
@@ -85,61 +86,15 @@ if grep -nE '\bany\b' "$out"/*.d.ts | grep -vE '^\S+:[0-9]+:\s*(\*|/\*\*|//)'; t
   exit 1
 fi
 
-version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
-files=$(cd "$out" && find . -type f ! -name '.gitignore' | sed 's|^\./||' | sort | sed 's/.*/    "&"/' | paste -sd, - | sed 's/,/,\n/g')
-cat >"$out/package.json" <<JSON
-{
-  "name": "fundraising-client",
-  "version": "$version",
-  "description": "Sign in with the fundraising service and call its API from the browser (WebAssembly)",
-  "license": "MIT",
-  "type": "module",
-  "main": "$name.js",
-  "module": "$name.js",
-  "types": "$name.d.ts",
-  "exports": {
-    ".": { "types": "./$name.d.ts", "default": "./$name.js" },
-    "./${name}_bg.wasm": "./${name}_bg.wasm"
-  },
-  "files": [
-$files,
-    "README.md"
-  ],
-  "sideEffects": false
-}
-JSON
+# wasm-bindgen declares `[Symbol.dispose]()` on the classes, which needs TypeScript's
+# `esnext.disposable` lib; an app whose `lib` is, say, es2022 + dom lacks it and fails to
+# compile. The declarations load it themselves.
+if grep -q 'Symbol.dispose' "$out/$name.d.ts"; then
+  sed -i '1i /// <reference lib="esnext.disposable" />' "$out/$name.d.ts"
+fi
 
-cat >"$out/README.md" <<'MD'
-# fundraising-client
-
-Sign a user in with the fundraising service (OAuth 2.0 / OpenID Connect, pop-up or redirect,
-code exchange through your backend companion) and call its four resource operations, from the
-browser, web workers or Node 20+. Built from Rust with wasm-bindgen.
-
-```js
-import init, { FundraisingClient, FundraisingError } from "fundraising-client";
-await init();
-const client = new FundraisingClient({
-  appId: "demo-app",
-  baseUrl: "http://127.0.0.1:8081",
-  authUrl: "http://127.0.0.1:8082",
-  redirectUri: "http://127.0.0.1:8080/",
-  companionUrl: "http://127.0.0.1:8080",
-  scopes: ["fundraise", "offline_access"],
-});
-await client.handleCallback();          // on the home page
-const session = await client.signInWithPopup();   // from a click handler
-const campaign = await client.getCampaign("demo-campaign");
-for await (const page of client.eventPages(1001, { pageSize: 100 })) console.log(page.pageTitle);
-```
-
-In Node: `await init({ module_or_path: await fs.readFile(new URL("fundraising_client_bg.wasm", import.meta.resolve("fundraising-client"))) })`.
-
-Every failure rejects with a `FundraisingError` whose `code` is stable (`not_found`,
-`invalid_argument`, `http_error`, `network_error`, `timeout`, `aborted`, `decode_error`,
-`popup_blocked`, `popup_closed`, `access_denied`, `state_mismatch`, ...) and whose `status` is
-the HTTP status or `null`. Every call takes a last optional `{ signal }`.
-MD
+# package.json and the npm README (from Cargo.toml's metadata and docs/api.md).
+node scripts/package-meta.mjs "$out"
 
 wasm_gz=$(gzip -9 -c "$out/${name}_bg.wasm" | wc -c)
 js_gz=$(cat "$out/$name.js" $(find "$out/snippets" -name '*.js') | gzip -9 -c | wc -c)

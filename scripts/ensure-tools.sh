@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, and only what is missing:
-#   the wasm32 target, the wasm-bindgen CLI pinned to Cargo.lock, wasm-opt, nightly's rust-src,
+#   the wasm32 target, the wasm-bindgen CLI pinned to Cargo.lock, wasm-opt, terser and TypeScript
+#   (tools/), nightly's rust-src,
 #   Chromium and ChromeDriver (Debian), the end-to-end test's npm packages, and Debian's
 #   redis-server (the companion's --redis-url tests start one on a free port).
 # Usage: scripts/ensure-tools.sh [wasm] [browser] [e2e] [redis]
@@ -37,9 +38,11 @@ if want wasm; then
     cargo install wasm-bindgen-cli --version "$wb_version" --locked --force \
       || cargo install wasm-bindgen-cli --version "$wb_version" --force
   fi
-  # wasm-opt (binaryen) and terser for the package build, pinned in tools/package-lock.json.
-  if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -x tools/node_modules/.bin/terser ]; then
-    echo "==> npm ci (build tools: binaryen, terser)" >&2
+  # wasm-opt (binaryen) and terser for the package build, and TypeScript for the strict check
+  # of its declarations, pinned in tools/package-lock.json.
+  if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -x tools/node_modules/.bin/terser ] \
+    || [ ! -x tools/node_modules/.bin/tsc ]; then
+    echo "==> npm ci (build tools: binaryen, terser, typescript)" >&2
     (cd tools && npm ci --no-audit --no-fund --loglevel=error)
   fi
   # The size build of the package (scripts/build-pkg.sh) rebuilds std with nightly: it needs a

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make test`: lint, every native test, the browser tests, the Node test and the end-to-end tests.
+# `make test`: lint, every native test, the package as published (npm and crates.io) and the docs'
+# links, the browser tests, the Node test and the end-to-end tests.
 # Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, e2e npm packages,
 # redis-server).
 set -euo pipefail
@@ -32,3 +33,8 @@ scripts/with-servers.sh -- bash -c '
   node --test tests/node/
   (cd e2e && node --test)
 '
+
+step "the npm package and the crates as published; the docs in step with them"
+# npm pack's file list, the manifest, a strict TypeScript app against the packed declarations,
+# the API reference's error table, crates.io metadata and `cargo package`, the docs' links.
+node --test tests/package/ tests/docs/
