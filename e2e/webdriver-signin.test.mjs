@@ -39,6 +39,15 @@ forEachEngine((it) => {
     assert.equal((await waitForElement(driver, "#auth-message")).visible, false);
     assert.equal((await companionSession(driver)).active, true);
     assert.deepEqual(await cspViolations(driver), [], "Content-Security-Policy violations");
+    // The watch does see violations in this engine: an inline script is one.
+    await inPage(driver, () => {
+      const script = document.createElement("script");
+      script.textContent = "void 0";
+      document.head.append(script);
+    });
+    const seen = await waitUntil(async () => (await cspViolations(driver)).length > 0 && cspViolations(driver), { message: "the inline script's violation" });
+    assert.equal(seen.length, 1, JSON.stringify(seen));
+    assert.match(seen[0].directive, /^script-src/);
 
     // A reload keeps the user signed in (a new access token through the companion's cookie).
     await openDemo(driver, env.companionUrl);

@@ -313,19 +313,28 @@ export function clickWithoutUserGesture(driver, selector) {
   return inPage(driver, (selector) => { document.querySelector(selector).click(); }, selector);
 }
 
-/** Starts recording the page's Content-Security-Policy violations (from now on). */
+/**
+ * Starts recording the page's Content-Security-Policy violations (from now on). They are kept
+ * in an attribute of the document element: Firefox runs each WebDriver script in a sandbox of
+ * its own, where globals set by one script are gone for the next.
+ */
 export function watchCsp(driver) {
   return inPage(driver, () => {
-    globalThis.__e2eCsp = [];
+    const root = document.documentElement;
+    root.dataset.e2eCsp = "[]";
     document.addEventListener("securitypolicyviolation", (e) => {
-      globalThis.__e2eCsp.push({ directive: e.effectiveDirective, blockedURI: e.blockedURI, sourceFile: e.sourceFile });
+      const seen = JSON.parse(root.dataset.e2eCsp);
+      seen.push({ directive: e.effectiveDirective, blockedURI: e.blockedURI, sourceFile: e.sourceFile });
+      root.dataset.e2eCsp = JSON.stringify(seen);
     }, true);
   });
 }
 
-/** The violations recorded since `watchCsp` on this document. */
-export function cspViolations(driver) {
-  return inPage(driver, () => globalThis.__e2eCsp ?? []);
+/** The violations recorded since `watchCsp` on this document (throws when it was not called). */
+export async function cspViolations(driver) {
+  const seen = await inPage(driver, () => document.documentElement.dataset.e2eCsp ?? null);
+  if (seen === null) throw new Error("watchCsp was not called on this document");
+  return JSON.parse(seen);
 }
 
 /** Opens the demo page and waits until every section is wired to the client. */
