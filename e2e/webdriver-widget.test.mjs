@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import { money, rawCampaign, servers } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
-import { forEachEngine, inPage, waitForElement } from "./webdriver.mjs";
+import { forEachEngine, inPage, waitForElement, waitUntil } from "./webdriver.mjs";
 
 const env = servers();
 
@@ -52,9 +52,17 @@ forEachEngine((it) => {
     assert.ok(looks.code.includes(`${companion}/widget.js`), JSON.stringify(looks.code));
     assert.ok(looks.code.includes(`${companion}/pkg/fundraising_client_bg.wasm`), JSON.stringify(looks.code));
     assert.deepEqual(looks.code.filter((url) => !url.startsWith(`${companion}/`)), [], "code from elsewhere than the companion");
-    // The engine reports violations to the partner's report-uri (webdriver-unsupported.test.mjs
-    // shows that it does, for a policy without 'wasm-unsafe-eval').
     assert.deepEqual(partner.reports.slice(reportsBefore), [], "CSP violation reports");
+
+    // The engine does report violations to the partner's report-uri, so the empty list above
+    // means something: an inline script is one.
+    await inPage(driver, () => {
+      const script = document.createElement("script");
+      script.textContent = "void 0";
+      document.head.append(script);
+    });
+    await waitUntil(() => partner.reports.length > reportsBefore, { message: "the inline script's violation report" });
+    assert.match(partner.reports.slice(reportsBefore).join("\n"), /script-src/);
   });
 
   it("an unknown campaign and a missing attribute show the widget's error state", async ({ driver }) => {
