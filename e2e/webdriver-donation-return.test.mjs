@@ -51,7 +51,7 @@ async function readStates(driver) {
   return JSON.parse(await inPage(driver, () => document.documentElement.dataset.e2eDonation));
 }
 
-forEachEngine((it) => {
+forEachEngine("donation return", (it) => {
   it("the demo, back with ?donation=: waits through 404 and Pending, then thanks the donor with £12.50 and the message", async ({ driver }) => {
     const reference = await stageDonation(env, { ...DONATION, appears_after_secs: 2, final_after_secs: 6, final_status: "Accepted" });
     await driver.get(`${env.companionUrl}/?donation=${encodeURIComponent(reference)}`);

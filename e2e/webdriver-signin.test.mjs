@@ -15,7 +15,7 @@ function companionSession(driver) {
   return inPage(driver, () => fetch("/auth/session", { credentials: "include" }).then((r) => r.json()));
 }
 
-forEachEngine((it) => {
+forEachEngine("sign-in", (it) => {
   it("a click on Sign in opens the pop-up; login and consent there sign the page in; a reload keeps it; Sign out ends it", async ({ driver }) => {
     await openDemo(driver, env.companionUrl);
     await watchCsp(driver);

@@ -21,7 +21,7 @@ function wasmFetched(driver) {
   return inPage(driver, () => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => n.endsWith(".wasm")));
 }
 
-forEachEngine((it) => {
+forEachEngine("below the supported versions", (it) => {
   it("without BroadcastChannel the card says so, and no WebAssembly is fetched", async ({ driver }) => {
     await driver.get(`${partner.origin}/old-browser?hide=BroadcastChannel`);
     const alert = await waitForElement(driver, ["fundraising-campaign", "[role=alert]"]);

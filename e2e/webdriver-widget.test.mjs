@@ -13,7 +13,7 @@ let partner;
 before(async () => { partner = await startPartnerSite(env); });
 after(async () => { await partner?.close(); });
 
-forEachEngine((it) => {
+forEachEngine("the widget on a partner page", (it) => {
   it("the partner's page under the strict CSP shows the card with its progress bar, styled, from one script tag", async ({ driver }) => {
     const raw = await rawCampaign(env);
     const reportsBefore = partner.reports.length;

@@ -249,10 +249,10 @@ export function engineTests(engine, { timeout = 120_000 } = {}) {
   });
 }
 
-/** `describe(<Engine>)` with its tests, for each engine of E2E_ENGINES. */
-export function forEachEngine(define, options) {
+/** `describe("<Engine>: <title>")` with its tests, for each engine of E2E_ENGINES. */
+export function forEachEngine(title, define, options) {
   for (const engine of ENGINES) {
-    describe(ENGINE_SPECS[engine]?.name ?? engine, () => define(engineTests(engine, options), engine));
+    describe(`${ENGINE_SPECS[engine]?.name ?? engine}: ${title}`, () => define(engineTests(engine, options), engine));
   }
 }
 
