@@ -99,7 +99,7 @@ for engine in "${engines[@]}"; do
     continue
   fi
   line="$engine: $passed passed, $failures failed"
-  names=$(grep -E '^test .* \.\.\. (FAIL|fail)' "$logs/$engine.log" | sed -E 's/^test (.*) \.\.\. .*/\1/' | paste -sd, - | sed 's/,/, /g')
+  names=$(grep -E '^test .* \.\.\. (FAIL|fail)' "$logs/$engine.log" | sed -E 's/^test (.*) \.\.\. .*/\1/' | paste -sd, - | sed 's/,/, /g' || true)
   [ -n "$names" ] && line="$line ($names)"
   summary+=("$line")
   [ "$status" = 0 ] || failed=1
