@@ -83,6 +83,7 @@ for engine in "${engines[@]}"; do
   fi
   wrap=()
   [ "$engine" = webkit ] && wrap=("$root/scripts/with-xvfb.sh" --)
+  started=$SECONDS
   set +e
   env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER -u MSEDGEDRIVER \
     -u CHROMEDRIVER_REMOTE -u GECKODRIVER_REMOTE -u SAFARIDRIVER_REMOTE -u MSEDGEDRIVER_REMOTE \
@@ -90,17 +91,19 @@ for engine in "${engines[@]}"; do
     "${wrap[@]}" "${cargo_test[@]}" --no-fail-fast 2>&1 | tee "$logs/$engine.log"
   status=${PIPESTATUS[0]}
   set -e
+  took="$((SECONDS - started)) s"
   passed=$(grep -oE 'test result: [A-Za-z]+\. [0-9]+ passed' "$logs/$engine.log" | awk '{ s += $4 } END { print s + 0 }')
   failures=$(grep -oE '[0-9]+ failed;' "$logs/$engine.log" | awk '{ s += $1 } END { print s + 0 }')
   if [ "$status" != 0 ] && [ "$failures" = 0 ]; then
     # The runner itself failed (no browser, a crash, a timeout): no count says so.
-    summary+=("$engine: $passed passed, the run failed (exit $status; see its output above)")
+    summary+=("$engine: $passed passed, the run failed (exit $status; see its output above; $took)")
     failed=1
     continue
   fi
   line="$engine: $passed passed, $failures failed"
   names=$(grep -E '^test .* \.\.\. (FAIL|fail)' "$logs/$engine.log" | sed -E 's/^test (.*) \.\.\. .*/\1/' | paste -sd, - | sed 's/,/, /g' || true)
   [ -n "$names" ] && line="$line ($names)"
+  line="$line; $took"
   summary+=("$line")
   [ "$status" = 0 ] || failed=1
 done
