@@ -69,6 +69,40 @@ error_js=$(cd "$out" && find snippets -path '*/src/js/error.js' | head -n 1)
 [ -n "$error_js" ] || { echo "error: src/js/error.js snippet not found in $out/snippets" >&2; exit 1; }
 printf '\nexport { FundraisingError } from "./%s";\n' "$error_js" >>"$out/$name.js"
 
+# The engine check in front of init() and initSync() (scripts/init-check.mjs, inlined): an
+# engine without a WebAssembly feature or an API the package needs, or a page whose CSP refuses
+# WebAssembly, gets a FundraisingError "unsupported" saying which, instead of a CompileError
+# from inside the glue (docs/browsers.md).
+glue_exports='export { initSync, __wbg_init as default };'
+if [ "$(grep -cxF "$glue_exports" "$out/$name.js")" != 1 ]; then
+  echo "error: the glue's exports are not '$glue_exports' (wasm-bindgen changed?)" >&2
+  exit 1
+fi
+grep -vxF "$glue_exports" "$out/$name.js" >"$out/$name.js.checked"
+{
+  printf 'import { FundraisingError as UnsupportedError } from "./%s";\n' "$error_js"
+  sed -E 's/^export (const|function) /\1 /' scripts/init-check.mjs
+  cat <<'JS'
+let engineChecked = false;
+function checkEngine() {
+  if (engineChecked) return;
+  const message = unsupportedMessage();
+  if (message !== null) throw new UnsupportedError("unsupported", message, null);
+  engineChecked = true;
+}
+function checkedInitSync(module) {
+  checkEngine();
+  return initSync(module);
+}
+async function checkedInit(module_or_path) {
+  checkEngine();
+  return __wbg_init(module_or_path);
+}
+export { checkedInitSync as initSync, checkedInit as default };
+JS
+} >>"$out/$name.js.checked"
+mv "$out/$name.js.checked" "$out/$name.js"
+
 # Minify the JS glue and snippets (terser; class names kept, so FundraisingClient.name and
 # FundraisingError's constructor name stay). Comments go, except the TypeScript pointer.
 for js in "$out/$name.js" $(find "$out/snippets" -name '*.js'); do

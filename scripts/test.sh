@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# `make test`: lint, every native test, the package as published (npm and crates.io) and the docs'
-# links, the browser tests, the Node test and the end-to-end tests.
-# Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, e2e npm packages,
-# redis-server).
+# `make test`: lint, every native test, the browser tests (in Chromium, Firefox and WebKit), the
+# Node test and the end-to-end tests (Playwright in Chromium; WebDriver in Firefox and WebKit),
+# then the package as published (npm and crates.io) and the docs' links.
+# Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, Firefox
+# ESR and geckodriver, WebKitWebDriver and Xvfb, e2e npm packages, redis-server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "tools"
-scripts/ensure-tools.sh wasm browser e2e redis
+scripts/ensure-tools.sh wasm browser engines e2e redis
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -25,13 +26,18 @@ cargo test --workspace
 step "build the npm package"
 scripts/build-pkg.sh
 
-step "browser, Node and end-to-end tests against a sandbox and a companion"
-export CHROMEDRIVER=/usr/bin/chromedriver
+step "browser tests (every engine), Node and end-to-end tests against a sandbox and a companion"
+# Every suite runs even when one before it failed, so one run shows every failure; the run
+# fails at the end when any did. The browser tests print each engine's counts.
 scripts/with-servers.sh -- bash -c '
-  set -euo pipefail
-  cargo test --target wasm32-unknown-unknown -p fundraising-client
-  node --test tests/node/
-  (cd e2e && node --test)
+  failed=()
+  scripts/browser-tests.sh chromium firefox webkit || failed+=("browser tests")
+  node --test tests/node/ || failed+=("Node tests")
+  (cd e2e && node --test) || failed+=("end-to-end tests")
+  if [ ${#failed[@]} -gt 0 ]; then
+    printf "\nfailed: %s\n" "${failed[*]}" >&2
+    exit 1
+  fi
 '
 
 step "the npm package and the crates as published; the docs in step with them"

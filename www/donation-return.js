@@ -27,7 +27,7 @@
 // status) and fundraising-error (detail: the FundraisingError, or an Error for a missing
 // attribute).
 
-import { AttributeDrivenElement, el, formatMoney, loadPackage } from "./widget.js";
+import { AttributeDrivenElement, el, formatMoney, loadPackage, unsupportedError } from "./widget.js";
 
 const STYLE = `
   :host { display: block; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -77,11 +77,17 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
   static observedAttributes = ["app-id", "base-url", "reference", "reference-param", "timeout-ms"];
 
   #status;
+  #unsupported = null;
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: "open" });
-    root.adoptedStyleSheets = [styleSheet()];
+    try {
+      root.adoptedStyleSheets = [styleSheet()];
+    } catch (error) {
+      // An old browser: the error state (unstyled) rather than an element that never renders.
+      this.#unsupported = unsupportedError(error);
+    }
     // One live region for the element's whole life: screen readers announce changes inside a
     // region that already exists, not a region that is replaced.
     this.#status = el("div", { class: "status", role: "status", "aria-live": "polite", part: "status", "data-state": "idle" });
@@ -103,6 +109,10 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
 
   /** Waits for the donation of the attributes (aborted by `signal`). */
   async run(signal) {
+    if (this.#unsupported) {
+      this.#fail(this.#unsupported, "This browser cannot show your donation", `${this.#unsupported.message}.`);
+      return;
+    }
 
     const appId = this.getAttribute("app-id");
     const baseUrl = this.getAttribute("base-url");
@@ -146,6 +156,8 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
         this.#fail(error, "Your donation is not confirmed yet",
           "It can take a few minutes for a donation to be confirmed. Please check back later; nothing more is needed from you.",
           reference);
+      } else if (error?.code === "unsupported") {
+        this.#fail(error, "This browser cannot show your donation", `${error.message}.`, reference);
       } else {
         console.error(`<fundraising-donation reference="${reference}">:`, error);
         this.#fail(error, "Your donation could not be checked", `${error?.message ?? error}`, reference);

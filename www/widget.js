@@ -23,6 +23,18 @@ export function loadPackage() {
   return packagePromise;
 }
 
+/**
+ * The error of a browser that cannot run the widgets: the package's FundraisingError
+ * "unsupported" from init(), or the constructed style sheet the shadow root needs (a strict CSP
+ * blocks a `<style>` element). Its message says what is missing.
+ */
+export function unsupportedError(cause) {
+  if (cause?.code === "unsupported") return cause;
+  const error = new Error(`this browser lacks constructed style sheets (${cause?.message ?? cause})`);
+  error.code = "unsupported";
+  return error;
+}
+
 /** Formats an amount in a currency with the page's locale; falls back to symbol + number. */
 export function formatMoney(amount, currencyCode, currencySymbol) {
   if (amount === null || amount === undefined || Number.isNaN(Number(amount))) return "—";
@@ -118,15 +130,25 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
   static observedAttributes = ["short-name", "app-id", "base-url"];
 
   #root;
+  #unsupported = null;
 
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: "open" });
-    this.#root.adoptedStyleSheets = [styleSheet()];
+    try {
+      this.#root.adoptedStyleSheets = [styleSheet()];
+    } catch (error) {
+      // An old browser: the error state (unstyled) rather than an element that never renders.
+      this.#unsupported = unsupportedError(error);
+    }
   }
 
   /** Loads the campaign of the attributes (aborted by `signal`). */
   async run(signal) {
+    if (this.#unsupported) {
+      this.#renderError(`This browser cannot show the campaign: ${this.#unsupported.message}.`);
+      return;
+    }
     const shortName = this.getAttribute("short-name");
     const appId = this.getAttribute("app-id");
     const baseUrl = this.getAttribute("base-url");
@@ -149,7 +171,9 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
       console.error(`<fundraising-campaign short-name="${shortName}">:`, error);
       const text = error?.code === "not_found"
         ? `No campaign is called “${shortName}”.`
-        : `The campaign could not be loaded: ${error?.message ?? error}`;
+        : error?.code === "unsupported"
+          ? `This browser cannot show the campaign: ${error.message}.`
+          : `The campaign could not be loaded: ${error?.message ?? error}`;
       this.#renderError(text);
       this.dispatchEvent(new CustomEvent("fundraising-error", { detail: error, bubbles: true, composed: true }));
     }
