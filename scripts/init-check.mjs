@@ -1,9 +1,8 @@
-// The engine check the package runs at init() and initSync(), before compiling its
-// WebAssembly: what it needs of the engine, each tested directly, so an engine without one of
-// them gets a FundraisingError "unsupported" naming what is missing, never a cryptic
-// CompileError or a widget left blank. scripts/build-pkg.sh inlines this file into the JS glue
-// (the `export` keywords dropped) and wraps the glue's init() and initSync() with
-// `unsupportedMessage()`; tests/node/init-check.test.mjs imports it as it is.
+// Why the package cannot run in an engine: what it needs of the engine, each tested directly,
+// so an engine without one of them gets a FundraisingError "unsupported" naming what is
+// missing, never a cryptic CompileError or a widget left blank. scripts/build-pkg.sh ships this
+// file as the package's engine-check.js, which init() imports only when it fails (an engine
+// that runs the package never fetches it); tests/node/init-check.test.mjs imports it as it is.
 // docs/browsers.md turns the same list into minimum browser versions.
 
 /** The module header: magic number and version 1. Alone, it is the empty module. */
@@ -40,7 +39,8 @@ export const WASM_PROBES = [
 
 /**
  * Why the package cannot run here, or null when it can: the engine's missing WebAssembly
- * features and APIs, and a Content-Security-Policy that refuses to compile WebAssembly.
+ * features, and a Content-Security-Policy that refuses to compile WebAssembly. (APIs the
+ * package can do without are not required: without BroadcastChannel, tabs are not kept in step.)
  */
 export function unsupportedMessage() {
   const reasons = [];
@@ -52,10 +52,6 @@ export function unsupportedMessage() {
       if (!WebAssembly.validate(new Uint8Array([...WASM_HEADER, ...sections]))) missing.push(`WebAssembly ${feature}`);
     }
   }
-  // Keeps the tabs of one origin in step and carries the pop-up's answer.
-  if (typeof BroadcastChannel !== "function") missing.push("BroadcastChannel");
-  // Bounds and cancels every request.
-  if (typeof AbortController !== "function") missing.push("AbortController");
   if (missing.length > 0) reasons.push(`this browser lacks ${missing.join(", ")}`);
   if (typeof WebAssembly === "object") {
     // A page whose Content-Security-Policy lacks 'wasm-unsafe-eval' (or a browser that does not
@@ -68,4 +64,14 @@ export function unsupportedMessage() {
     }
   }
   return reasons.length > 0 ? `fundraising-client cannot run here: ${reasons.join("; ")}` : null;
+}
+
+/**
+ * What init() rejects with when it failed with `error`: a `FundraisingError` "unsupported"
+ * saying what the engine lacks, or `error` itself when the engine has everything (the failure
+ * has another cause, a network error fetching the module, say).
+ */
+export function explain(error, FundraisingError) {
+  const message = unsupportedMessage();
+  return message === null ? error : new FundraisingError("unsupported", message, null);
 }

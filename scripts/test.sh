@@ -17,8 +17,14 @@ cargo fmt --all -- --check
 
 step "clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
-step "clippy (wasm32)"
-cargo clippy -p fundraising-client -p fundraising-core --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "clippy (wasm32: the Rust API, the npm package, its build without sign-in)"
+for features in "" "--features js,chrono,time" "--no-default-features --features js"; do
+  # shellcheck disable=SC2086 # the feature flags are words
+  cargo clippy -p fundraising-client -p fundraising-core --target wasm32-unknown-unknown --all-targets $features -- -D warnings
+done
+
+step "the Rust API's documentation (wasm32, as docs.rs builds it)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -p fundraising-client --features chrono,time
 
 step "native tests"
 cargo test --workspace

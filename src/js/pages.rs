@@ -42,14 +42,11 @@ struct Walk {
     signal: Option<AbortSignal>,
 }
 
-/// The walk between two calls of `next()` (taken out while one runs).
-type Slot = Rc<RefCell<Option<Walk>>>;
-
 /// The iterator `eventPages` returns: `next()` resolves with `{value, done}`, one
 /// FundraisingPageSummary at a time, fetching the next page when the current one is used up.
 #[wasm_bindgen]
 pub struct EventPagesIterator {
-    walk: Slot,
+    walk: Rc<RefCell<Walk>>,
 }
 
 impl EventPagesIterator {
@@ -63,7 +60,7 @@ impl EventPagesIterator {
     ) -> Result<JsValue, Error> {
         let page_size = page_size.unwrap_or(f64::from(DEFAULT_PAGE_SIZE));
         let pages = Pages::new(client, event_id, page_size, js_page)?;
-        let walk = Rc::new(RefCell::new(Some(Walk { pages, signal })));
+        let walk = Rc::new(RefCell::new(Walk { pages, signal }));
         Ok(async_iterable(EventPagesIterator { walk }.into()))
     }
 }
@@ -74,17 +71,17 @@ impl EventPagesIterator {
     #[wasm_bindgen(
         unchecked_return_type = "Promise<IteratorResult<FundraisingPageSummary, undefined>>"
     )]
+    #[allow(clippy::await_holding_refcell_ref)] // one call at a time, see below
     pub fn next(&self) -> Promise {
         let walk = self.walk.clone();
         spawn(Box::pin(async move {
-            // `src/js/iterator.js` queues the calls: none overlaps another.
-            let Some(mut taken) = walk.borrow_mut().take() else {
-                return Err(Error::Unsupported(
-                    "next() was called before the last one settled",
-                ));
+            // `src/js/iterator.js` queues the calls of `next()`: one runs at a time, so this
+            // borrow never meets another.
+            let next = {
+                let mut walk = walk.borrow_mut();
+                let Walk { pages, signal } = &mut *walk;
+                pages.next(signal.as_ref()).await
             };
-            let next = taken.pages.next(taken.signal.as_ref()).await;
-            *walk.borrow_mut() = Some(taken);
             Ok(match next? {
                 Some(value) => result(value, false),
                 None => result(JsValue::UNDEFINED, true),
