@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, and only what is missing:
 #   the wasm32 target, the wasm-bindgen CLI pinned to Cargo.lock, wasm-opt, nightly's rust-src,
-#   Chromium and ChromeDriver (Debian), the end-to-end test's npm packages, and Debian's
-#   redis-server (the companion's --redis-url tests start one on a free port).
-# Usage: scripts/ensure-tools.sh [wasm] [browser] [e2e] [redis]
+#   Chromium and ChromeDriver (Debian), the end-to-end test's npm packages, Debian's
+#   redis-server (the companion's --redis-url tests start one on a free port), and the
+#   certified OpenID peers of the interop tests (npm, locked in interop/).
+# Usage: scripts/ensure-tools.sh [wasm] [browser] [e2e] [redis] [interop]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want() { for w in "${WANTS[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 WANTS=("$@")
-[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser e2e redis)
+[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser e2e redis interop)
 
 apt_updated=0
 apt_install() {
@@ -71,5 +72,12 @@ if want e2e; then
   if [ ! -d e2e/node_modules/playwright-core ] || [ ! -d e2e/node_modules/axe-core ]; then
     echo "==> npm ci (e2e)" >&2
     (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
+
+if want interop; then
+  if [ ! -d interop/node_modules/openid-client ] || [ ! -d interop/node_modules/oidc-provider ]; then
+    echo "==> npm ci (interop: openid-client, oidc-provider)" >&2
+    (cd interop && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi

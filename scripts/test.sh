@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # `make test`: lint, every native test, the browser tests, the Node test and the end-to-end tests.
 # Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, e2e npm packages,
-# redis-server).
+# redis-server, the interop tests' npm packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "tools"
-scripts/ensure-tools.sh wasm browser e2e redis
+scripts/ensure-tools.sh wasm browser e2e redis interop
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -20,6 +20,10 @@ cargo clippy -p fundraising-client -p fundraising-core --target wasm32-unknown-u
 
 step "native tests"
 cargo test --workspace
+
+step "interop: openid-client against the sandbox, oidc-provider behind the companion"
+cargo build -q -p fundraising-sandbox -p fundraising-companion
+(cd interop && node --test)
 
 step "build the npm package"
 scripts/build-pkg.sh
