@@ -1,5 +1,5 @@
-//! Slow and idle clients against the real `fundraising-companion` binary on 127.0.0.1
-//! (issue 13, point 1): silent and trickling connections are closed by the header-read
+//! Slow and idle clients against the real `fundraising-companion` binary on 127.0.0.1:
+//! silent and trickling connections are closed by the header-read
 //! timeout while `/healthz` still answers within a second, a stalled body is closed by the
 //! idle timeout and a trickled one by the request timeout, more clients than the connection cap neither starve `/healthz` nor spend more
 //! descriptors than the cap (even under a low `ulimit -n`), and SIGTERM ends the process within

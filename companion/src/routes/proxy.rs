@@ -196,7 +196,7 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, Respons
         parts.uri.path(),
         parts.uri.query(),
     )
-    .ok_or(Error::NotFound.into_response())?
+    .ok_or_else(|| Error::NotFound.into_response())?
     .url;
     check_api_call(state, &parts.method, &parts.headers).map_err(IntoResponse::into_response)?;
     if parts.headers.contains_key(AUTHORIZATION) {
