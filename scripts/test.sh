@@ -3,14 +3,15 @@
 # Node test and the end-to-end tests (Playwright in Chromium; WebDriver in Firefox and WebKit),
 # then the package as published (npm and crates.io) and the docs' links.
 # Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, Firefox
-# ESR and geckodriver, WebKitWebDriver and Xvfb, e2e npm packages, redis-server).
+# ESR and geckodriver, WebKitWebDriver and Xvfb, e2e npm packages, redis-server, the interop
+# tests' npm packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "tools"
-scripts/ensure-tools.sh wasm browser engines e2e redis
+scripts/ensure-tools.sh wasm browser engines e2e redis interop
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -34,6 +35,10 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -
 
 step "native tests"
 cargo test --workspace
+
+step "interop: openid-client against the sandbox, oidc-provider behind the companion"
+cargo build -q -p fundraising-sandbox -p fundraising-companion
+(cd interop && node --test)
 
 step "build the npm package and the Leptos example"
 scripts/build-pkg.sh
