@@ -83,20 +83,83 @@ export function thanksPage({ companionUrl, baseUrl, appId }) {
 }
 
 /**
+ * An engine whose WebAssembly has no reference types (Chrome before 96, Firefox before 79,
+ * Safari before 15.1), in full: its validator refuses every module with an externref in a
+ * function type (the engine check's probe, and the package's module, whose JS values all go
+ * through externref), so WebAssembly.validate says no and every way to compile one (Module,
+ * compile, instantiate, their streaming forms) throws a CompileError. Other modules (the
+ * check's other probes, the empty module) compile as before. Run in the page, as its source.
+ */
+function withoutReferenceTypes() {
+  const wasm = WebAssembly;
+  const { validate, compile, instantiate, Module } = wasm;
+  const bytesOf = (source) => (ArrayBuffer.isView(source)
+    ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength)
+    : new Uint8Array(source));
+  // Whether a function type of the module's type section (id 1) takes or returns an externref.
+  const usesExternref = (bytes) => {
+    let at = 8;
+    const u32 = () => {
+      let value = 0;
+      let shift = 0;
+      let byte;
+      do {
+        byte = bytes[at++];
+        value += (byte & 127) * 2 ** shift;
+        shift += 7;
+      } while (byte & 128);
+      return value;
+    };
+    while (at < bytes.length) {
+      const id = bytes[at++];
+      const end = u32() + at;
+      if (id === 1) {
+        for (let types = u32(); types > 0; types -= 1) {
+          at += 1; // 0x60, a function type
+          for (let list = 0; list < 2; list += 1) {
+            for (let count = u32(); count > 0; count -= 1) if (bytes[at++] === 0x6f) return true;
+          }
+        }
+      }
+      at = end;
+    }
+    return false;
+  };
+  const check = (source) => {
+    if (usesExternref(bytesOf(source))) {
+      throw new wasm.CompileError("WebAssembly.Module(): invalid value type 0x6f (this engine has no reference types)");
+    }
+  };
+  const streamed = async (source) => new Uint8Array(await (await source).arrayBuffer());
+  wasm.validate = (source) => validate.call(wasm, source) && !usesExternref(bytesOf(source));
+  wasm.Module = class extends Module {
+    constructor(source) {
+      check(source);
+      super(source);
+    }
+  };
+  wasm.compile = async (source) => {
+    check(source);
+    return compile.call(wasm, source);
+  };
+  wasm.instantiate = async (source, imports) => {
+    if (!(source instanceof Module)) check(source);
+    return instantiate.call(wasm, source, imports);
+  };
+  wasm.compileStreaming = async (source) => wasm.compile(await streamed(source));
+  wasm.instantiateStreaming = async (source, imports) => wasm.instantiate(await streamed(source), imports);
+}
+
+/**
  * What /old-browser.js takes away from the page before the widget loads, to act as an engine
- * older than the package supports (the package's init() check and the widgets' error state).
+ * older than the package or the widgets support (the package's init() failing, the engine
+ * check it then fetches, the widgets' error state), or one the package runs in without an API
+ * it can do without.
  */
 const OLD_BROWSER = {
-  // Safari before 15.4.
+  // Safari before 15.4: the package runs; the tabs of an origin are not kept in step.
   BroadcastChannel: "delete window.BroadcastChannel;",
-  // An engine whose WebAssembly has no reference types (Safari before 15, Chrome before 96):
-  // modules using `ref.null extern` do not validate.
-  "reference-types": `const validate = WebAssembly.validate;
-WebAssembly.validate = function (bytes) {
-  const b = new Uint8Array(bytes.buffer ?? bytes);
-  for (let i = 0; i + 1 < b.length; i += 1) if (b[i] === 208 && b[i + 1] === 111) return false;
-  return validate.call(WebAssembly, bytes);
-};`,
+  "reference-types": `(${withoutReferenceTypes})();`,
   // Safari before 16.4, Firefox before 101: no constructed style sheets.
   CSSStyleSheet: "window.CSSStyleSheet = function CSSStyleSheet() { throw new TypeError('Illegal constructor'); };",
 };
