@@ -1,0 +1,72 @@
+//! The service's member-name rule, as core implements it once for every tree (natively here, in
+//! the browser over `JSON.parse`): for objects read one after another with one memory of
+//! names (`json::Casings`, as the objects of a list are), `json::member` gives exactly what the
+//! rule says for every name a model looks up: the member of exactly that name unless it is
+//! null, else the first non-null member whose name equals it ignoring ASCII case.
+#![no_main]
+
+use fundraising_core::json::{member, Casings};
+use fundraising_core::model::{Campaign, Donation, Event, EventCreated, EventPages};
+use fundraising_core::shape::{Kind, Model, Shape};
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+
+/// Every member name the models look up, nested models included.
+fn names(shape: &'static Shape, out: &mut Vec<&'static str>) {
+    for field in shape.fields {
+        if !out.contains(&field.name) {
+            out.push(field.name);
+        }
+        let mut kind = &field.kind;
+        while let Kind::List(item) = kind {
+            kind = item;
+        }
+        if let Kind::Struct(inner) = kind {
+            names(inner, out);
+        }
+    }
+}
+
+/// The rule as stated, with no memory.
+fn by_the_rule(node: &Value, name: &str) -> Option<Value> {
+    let object = node.as_object()?;
+    match object.get(name) {
+        Some(v) if !v.is_null() => Some(v.clone()),
+        _ => object
+            .iter()
+            .find(|(k, v)| k.eq_ignore_ascii_case(name) && !v.is_null())
+            .map(|(_, v)| v.clone()),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(value) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    let mut looked_up = Vec::new();
+    for shape in [
+        Campaign::SHAPE,
+        Donation::SHAPE,
+        Event::SHAPE,
+        EventCreated::SHAPE,
+        EventPages::SHAPE,
+    ] {
+        names(shape, &mut looked_up);
+    }
+    // An array is a list of objects read in turn; anything else is one node.
+    let nodes: Vec<Value> = match value {
+        Value::Array(items) => items,
+        other => vec![other],
+    };
+    let casings = Casings::default();
+    // Twice over, so the memory of the last object meets objects with the same and other names.
+    for node in nodes.iter().chain(nodes.iter()) {
+        for name in &looked_up {
+            assert_eq!(
+                member(node, name, &casings),
+                by_the_rule(node, name),
+                "{name} of {node}"
+            );
+        }
+    }
+});
