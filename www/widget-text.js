@@ -79,6 +79,14 @@ export const TEXTS = {
 };
 
 /**
+ * A long date ("30 Tachwedd 2025") for a built-in language the browser's Intl lacks (Chromium
+ * ships no Welsh date names): the day, the month's name and the year, in that order.
+ */
+const MONTHS = {
+  cy: ["Ionawr", "Chwefror", "Mawrth", "Ebrill", "Mai", "Mehefin", "Gorffennaf", "Awst", "Medi", "Hydref", "Tachwedd", "Rhagfyr"],
+};
+
+/**
  * The `text-*` attributes for `keys`, with the plural forms of the plural texts: an element
  * lists them in its observedAttributes, so a change shows at once.
  */
@@ -177,6 +185,10 @@ export class Words {
 
   /** A date (UTC day, as the service stores it), in full. */
   date(date) {
+    const months = MONTHS[this.language];
+    if (months && Intl.DateTimeFormat.supportedLocalesOf([this.locale]).length === 0) {
+      return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+    }
     return new Intl.DateTimeFormat(this.locale, { dateStyle: "long", timeZone: "UTC" }).format(date);
   }
 }
