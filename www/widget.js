@@ -116,7 +116,8 @@ function watchNearViewport(element) {
 
 /** A change of any `lang` attribute on the page (its <html lang>, usually) re-renders the elements. */
 function watchLanguage() {
-  languageObserver ??= new MutationObserver(() => {
+  if (languageObserver) return;
+  languageObserver = new MutationObserver(() => {
     for (const element of connected) element.refresh();
   });
   languageObserver.observe(document.documentElement, { attributes: true, attributeFilter: ["lang"], subtree: true });
