@@ -7,6 +7,7 @@
 # figures the size budgets are about).
 #
 #   scripts/build-pkg.sh [--out DIR]      (default: pkg)
+#   KEEP_NAMES=1                          keep the wasm's function names (bench/breakdown.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -37,7 +38,7 @@ have_nightly() {
     && [ -d "$(rustc +nightly --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ]
 }
 nightly_build() { # cargo feature flags...
-  CARGO_TARGET_DIR="$root/target/pkg-nightly" \
+  CARGO_TARGET_DIR="$root/target/pkg-nightly${KEEP_NAMES:+-named}" \
     RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none' \
     cargo +nightly build -q --release --target wasm32-unknown-unknown -p fundraising-client "$@" \
     -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
@@ -74,7 +75,7 @@ build_variant() {
   local dir=$1; shift
   local target_dir
   if [ "$use_nightly" = 1 ] && nightly_build "$@"; then
-    target_dir="$root/target/pkg-nightly"
+    target_dir="$root/target/pkg-nightly${KEEP_NAMES:+-named}"
   else
     [ "$use_nightly" = 1 ] && echo "warning: the nightly size build failed: building with stable (a larger package)" >&2
     target_dir="$root/target"
@@ -84,12 +85,16 @@ build_variant() {
 
   wasm-bindgen --target web --out-dir "$dir" "$raw"
 
-  "$wasm_opt" --one-caller-inline-max-function-size=30 --flatten --rereloop -Oz -Oz --strip-debug --strip-producers --strip-target-features --low-memory-unused \
+  # KEEP_NAMES=1 keeps the function names (for bench/breakdown.sh's twiggy; the code is the same:
+  # rustc's name section is kept, then each wasm-opt keeps it with -g).
+  local names=(--strip-debug) keep=()
+  [ "${KEEP_NAMES:-}" = 1 ] && names=(-g) && keep=(-g)
+  "$wasm_opt" --one-caller-inline-max-function-size=30 --flatten --rereloop -Oz -Oz "${names[@]}" --strip-producers --strip-target-features --low-memory-unused \
     "${features[@]}" -o "$dir/${name}_bg.opt.wasm" "$dir/${name}_bg.wasm"
   mv "$dir/${name}_bg.opt.wasm" "$dir/${name}_bg.wasm"
 
   # Short names for the wasm's imports and exports, in the wasm and in the glue.
-  node scripts/minify-names.mjs "$wasm_opt" "$dir" "$name" "${features[@]}"
+  node scripts/minify-names.mjs "$wasm_opt" "$dir" "$name" "${features[@]}" "${keep[@]}"
 
   # FundraisingError is a JS class (it must extend Error); export it from the package entry.
   local error_js
