@@ -20,8 +20,9 @@ after(async () => { await partner?.close(); });
 
 /**
  * Every page with the elements, each with what to wait for before measuring: a partner's
- * pages (English, Welsh, branded, the thank-you page with a confirmed donation), the widget
- * page, the two brands side by side (English and Welsh) and the sandbox's donation page.
+ * pages (English, Welsh, branded, the thank-you page with a confirmed donation), the demo with
+ * a confirmed donation (its elements also in Welsh), the widget page, the two brands side by
+ * side (English and Welsh) and the sandbox's donation page.
  */
 async function elementPages() {
   const reference = await stageDonation(env, {
@@ -35,6 +36,10 @@ async function elementPages() {
     { name: "branded partner page", url: `${partner.origin}/brand`, ready: [card] },
     { name: "partner thank-you page (en)", url: `${partner.origin}/thanks?donation=${reference}`, ready: ["fundraising-donation [data-state=confirmed]"] },
     { name: "partner thank-you page (cy)", url: `${partner.origin}/thanks?donation=${reference}`, lang: "cy", ready: ["fundraising-donation [data-state=confirmed]"] },
+    { name: "the demo (en)", url: `${env.companionUrl}/?donation=${reference}`,
+      ready: ["body[data-ready=true]", "#campaign [part=donate]", "#donation-return [data-state=confirmed]"] },
+    { name: "the demo's elements in Welsh", url: `${env.companionUrl}/?donation=${reference}`, lang: "cy",
+      ready: ["body[data-ready=true]", "#campaign [part=donate]", "#donation-return [data-state=confirmed]"] },
     { name: "widget.html", url: `${env.companionUrl}/widget.html`, ready: ["fundraising-campaign [role=progressbar]"] },
     { name: "brands.html (en and cy)", url: `${env.companionUrl}/brands.html?donation=${reference}`,
       ready: ["#riverside [part=donate]", "#harbour [part=donate]", "#thanks [data-state=confirmed]"] },
