@@ -355,6 +355,10 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     const template = this.getAttribute("donate-url");
     if (!template || !this.#package) return null;
     const pkg = this.#package;
+    if (typeof pkg.newDonationReference !== "function") {
+      console.error("<fundraising-campaign>: this build of the package cannot make donation references (no newDonationReference): no Donate link");
+      return null;
+    }
     /** A fresh reference and the address holding it, or null for a template that cannot be one. */
     const fresh = () => {
       if (!/\{reference\}|%7Breference%7D/i.test(template)) return null;
