@@ -73,12 +73,12 @@ it("a partner page on another origin under a strict CSP shows the card with its 
   assert.ok(Math.abs(looks.fillWidth - expected) < 1.5, `fill ${looks.fillWidth}px, expected ${expected}px`);
   assert.equal(looks.pageScripts, 1, "one script tag on the partner page");
 
-  // The page ran nothing but widget.js (and its texts) and the package, all from the
+  // The page ran nothing but widget.js (and its texts and theme) and the package, all from the
   // companion: the light build (no sign-in), under its content-hashed names.
   const companion = new URL(env.companionUrl).origin;
   const { light } = await builtAssets();
   assert.deepEqual(scripts.filter((s) => !s.startsWith(`${companion}/pkg/`)).sort(),
-    [`${companion}/widget-text.js`, `${companion}/widget.js`]);
+    [`${companion}/widget-text.js`, `${companion}/widget-theme.js`, `${companion}/widget.js`]);
   const pkgScripts = scripts.filter((s) => s.startsWith(`${companion}/pkg/`) && s !== `${companion}/pkg/assets.js`);
   assert.ok(scripts.includes(`${companion}/pkg/assets.js`), "pkg/assets.js names the hashed copies");
   assert.ok(pkgScripts.includes(`${companion}/pkg/${light.js}`), `${light.js} in ${pkgScripts}`);
