@@ -113,7 +113,7 @@ def run():
             SECTION,
             f"module instantiation: init() from fetched bytes (median of {len(data['instantiate'])}, fresh context each)",
             ms(median(data["instantiate"])),
-            f"{'within' if median(data['instantiate']) <= 5 else 'OVER'} the 5 ms target of issue 10; "
+            f"{'within' if median(data['instantiate']) <= 5 else 'OVER'} the 5 ms target; "
             f"p90 {ms(percentile(data['instantiate'], 90))}; cold import + fetch + init {ms(median(data['coldLoad']))}",
         )
     ]
@@ -137,7 +137,7 @@ def run():
             SECTION,
             f"getEventPages(1001, 100 summaries) vs fetch + JSON.parse ({len(data['eventPagesClient'])} alternated pairs)",
             f"{ms(a)} vs {ms(b)} (ratio {r:.2f}x)",
-            f"{'within' if r <= 1.5 else 'OVER'} the 1.5x target of issue 10; ratio: median of the per-pair ratios "
+            f"{'within' if r <= 1.5 else 'OVER'} the 1.5x target; ratio: median of the per-pair ratios "
             f"(ratio of the medians {rm:.2f}x); includes the loopback request; summaries decoded: "
             f"{chk['client']} vs {chk['plain']}",
             ok=ok,

@@ -11,6 +11,9 @@
 //   /far-eager   the same with loading="eager"
 //   /cy          the card on a Welsh page (<html lang="cy">)
 //   /brand       the card branded from the partner's style sheet (custom properties, ::part())
+//   /old-browser?hide=…, /old-browser-thanks?hide=…   the card (or the thank-you page) in an
+//                engine missing a feature (a classic script takes it away before widget.js)
+//   /no-wasm-csp the card under a policy without 'wasm-unsafe-eval'
 import { createServer } from "node:http";
 
 /** The colours /brand gives the card, as the browser computes them. */
@@ -134,6 +137,42 @@ export function thanksPage({ companionUrl, baseUrl, appId }) {
 }
 
 /**
+ * What /old-browser.js takes away from the page before the widget loads, to act as an engine
+ * older than the package supports (the package's init() check and the widgets' error state).
+ */
+const OLD_BROWSER = {
+  // Safari before 15.4.
+  BroadcastChannel: "delete window.BroadcastChannel;",
+  // An engine whose WebAssembly has no reference types (Safari before 15, Chrome before 96):
+  // modules using `ref.null extern` do not validate.
+  "reference-types": `const validate = WebAssembly.validate;
+WebAssembly.validate = function (bytes) {
+  const b = new Uint8Array(bytes.buffer ?? bytes);
+  for (let i = 0; i + 1 < b.length; i += 1) if (b[i] === 208 && b[i + 1] === 111) return false;
+  return validate.call(WebAssembly, bytes);
+};`,
+  // Safari before 16.4, Firefox before 101: no constructed style sheets.
+  CSSStyleSheet: "window.CSSStyleSheet = function CSSStyleSheet() { throw new TypeError('Illegal constructor'); };",
+};
+
+/**
+ * A page of `oldBrowserPages`: the campaign page or the thank-you page with one classic script
+ * of the partner's own origin first, /old-browser.js?hide=<what>, run before widget.js.
+ */
+function withOldBrowserScript(html, hide) {
+  return html.replace("<link rel=\"stylesheet\" href=\"/partner.css\">",
+    `<link rel="stylesheet" href="/partner.css">\n  <script src="/old-browser.js?hide=${encodeURIComponent(hide)}"></script>`);
+}
+
+/**
+ * The partner's Content-Security-Policy without 'wasm-unsafe-eval': what a partner who
+ * forgot it sends (the package must say so, not fail obscurely).
+ */
+export function cspWithoutWasm(env) {
+  return partnerCsp(env).replace(" 'wasm-unsafe-eval'", "");
+}
+
+/**
  * Starts the partner site (the pages above); resolves with `{origin, csp, reports, close()}`.
  * `reports` fills with the bodies Chromium posts to /csp-report.
  */
@@ -164,6 +203,23 @@ export async function startPartnerSite(env) {
     if (pages.has(path)) {
       response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
       response.end(request.method === "HEAD" ? undefined : pages.get(path));
+    } else if (path === "/old-browser" || path === "/old-browser-thanks") {
+      // The campaign (or thank-you) page in an engine missing `hide` (a key of OLD_BROWSER).
+      const hide = new URL(request.url, "http://partner.invalid").searchParams.get("hide");
+      if (!Object.hasOwn(OLD_BROWSER, hide ?? "")) {
+        response.writeHead(400, { ...common, "Content-Type": "text/plain; charset=utf-8" }).end("unknown hide\n");
+        return;
+      }
+      response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
+      response.end(request.method === "HEAD" ? undefined : withOldBrowserScript(pages.get(path === "/old-browser" ? "/" : "/thanks"), hide));
+    } else if (path === "/old-browser.js") {
+      const hide = new URL(request.url, "http://partner.invalid").searchParams.get("hide");
+      response.writeHead(200, { ...common, "Content-Type": "text/javascript; charset=utf-8" });
+      response.end(request.method === "HEAD" ? undefined : OLD_BROWSER[hide] ?? "");
+    } else if (path === "/no-wasm-csp") {
+      // The campaign page under a policy without 'wasm-unsafe-eval'.
+      response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": cspWithoutWasm(env) });
+      response.end(request.method === "HEAD" ? undefined : pages.get("/"));
     } else if (path === "/partner.css") {
       response.writeHead(200, { ...common, "Content-Type": "text/css; charset=utf-8" });
       response.end(request.method === "HEAD" ? undefined : PARTNER_CSS);

@@ -2,9 +2,9 @@
 # Builds the npm package `fundraising-client` into pkg/, twice: the full build (pkg/) and the
 # light build without sign-in (pkg/light/, the subpath export `fundraising-client/light`), each
 #   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> terser,
-# then package.json + README, the content-hashed and precompressed copies the companion serves
-# (scripts/hash-assets.mjs), and prints the gzip -9 size of each build's wasm plus JS glue (the
-# figures the size budgets are about).
+# then package.json + README (scripts/package-meta.mjs), the content-hashed and precompressed
+# copies the companion serves (scripts/hash-assets.mjs), and prints the gzip -9 size of each
+# build's wasm plus JS glue (the figures the size budgets are about).
 #
 #   scripts/build-pkg.sh [--out DIR]      (default: pkg)
 #   KEEP_NAMES=1                          keep the wasm's function names (bench/breakdown.sh)
@@ -15,16 +15,10 @@ out=pkg
 if [ "${1:-}" = "--out" ]; then out=$2; fi
 
 name=fundraising_client
-# The features of each build, once the crate has them: `js` is the JS layer, `signin` (on by
-# default) sign-in and sessions. The light build (pkg/light/, the widgets' build) has no sign-in.
-if grep -qE '^signin *=' Cargo.toml && grep -qE '^js *=' Cargo.toml; then
-  full_features=(--features js)
-  light_features=(--no-default-features --features js)
-else
-  echo "warning: the crate has no 'js' and 'signin' features yet: pkg/light/ is the full build" >&2
-  full_features=()
-  light_features=()
-fi
+# The features of each build: `js` is the JS layer, `signin` (on by default) sign-in and
+# sessions. The light build (pkg/light/, the widgets' build) has no sign-in.
+full_features=(--features js)
+light_features=(--no-default-features --features js)
 
 # The size build: nightly's std rebuilt for size with panics as plain traps (no panic
 # messages or source locations, no formatting machinery for them), and without `Debug`
@@ -64,7 +58,7 @@ terser="$root/tools/node_modules/.bin/terser"
 # by side in Node and Chromium).
 # --one-caller-inline-max-function-size=30: binaryen inlines a function with one caller
 # whatever its size by default; merged bodies compress worse (-2.7 KB gzip at 30; at 20
-# decoding got 6-8% slower, at 30 it costs 2-3% in Chromium; see the README's size section).
+# decoding got 6-8% slower, at 30 it costs 2-3% in Chromium; see docs/performance.md).
 features=(--enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 
@@ -102,10 +96,38 @@ build_variant() {
   [ -n "$error_js" ] || { echo "error: src/js/error.js snippet not found in $dir/snippets" >&2; exit 1; }
   printf '\nexport { FundraisingError } from "./%s";\n' "$error_js" >>"$dir/$name.js"
 
+  # The engine check behind init(): when init() fails, it imports engine-check.js
+  # (scripts/init-check.mjs) and rejects with a FundraisingError "unsupported" saying what the
+  # engine lacks (a WebAssembly feature, or a CSP that allows WebAssembly), instead of a
+  # CompileError from inside the glue (docs/browsers.md). An engine that runs the package never
+  # fetches the check.
+  local glue_exports='export { initSync, __wbg_init as default };'
+  if [ "$(grep -cxF "$glue_exports" "$dir/$name.js")" != 1 ]; then
+    echo "error: the glue's exports are not '$glue_exports' (wasm-bindgen changed?)" >&2
+    exit 1
+  fi
+  grep -vxF "$glue_exports" "$dir/$name.js" >"$dir/$name.js.checked"
+  {
+    printf 'import { FundraisingError as UnsupportedError } from "./%s";\n' "$error_js"
+    cat <<'JS'
+const explain = (e) => import("./engine-check.js").then((check) => check.explain(e, UnsupportedError), () => e);
+async function checkedInit(module_or_path) {
+  try {
+    return await __wbg_init(module_or_path);
+  } catch (e) {
+    throw await explain(e);
+  }
+}
+export { initSync, checkedInit as default };
+JS
+  } >>"$dir/$name.js.checked"
+  mv "$dir/$name.js.checked" "$dir/$name.js"
+  cp scripts/init-check.mjs "$dir/engine-check.js"
+
   # Minify the JS glue and snippets (terser; class names kept, so FundraisingClient.name and
   # FundraisingError's constructor name stay). Comments go, except the TypeScript pointer.
   local js
-  for js in "$dir/$name.js" $(find "$dir/snippets" -name '*.js'); do
+  for js in "$dir/$name.js" "$dir/engine-check.js" $(find "$dir/snippets" -name '*.js'); do
     "$terser" "$js" --module --ecma 2020 --compress passes=2 --mangle --keep-classnames \
       --comments '/@ts-self-types/' -o "$js.min"
     mv "$js.min" "$js"
@@ -119,6 +141,13 @@ build_variant() {
     echo "error: 'any' in the TypeScript declarations (above)" >&2
     exit 1
   fi
+
+  # wasm-bindgen declares `[Symbol.dispose]()` on the classes, which needs TypeScript's
+  # `esnext.disposable` lib; an app whose `lib` is, say, es2022 + dom lacks it and fails to
+  # compile. The declarations load it themselves.
+  if grep -q 'Symbol.dispose' "$dir/$name.d.ts"; then
+    sed -i '1i /// <reference lib="esnext.disposable" />' "$dir/$name.d.ts"
+  fi
 }
 
 rm -rf "$out"
@@ -126,63 +155,8 @@ build_variant "$out" "${full_features[@]}"
 # The light build, for the widgets: the four resource calls and waitForDonation, no sign-in.
 build_variant "$out/light" "${light_features[@]}"
 
-version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
-files=$(cd "$out" && find . -type f ! -name '.gitignore' | sed 's|^\./||' | sort | sed 's/.*/    "&"/' | paste -sd, - | sed 's/,/,\n/g')
-cat >"$out/package.json" <<JSON
-{
-  "name": "fundraising-client",
-  "version": "$version",
-  "description": "Sign in with the fundraising service and call its API from the browser (WebAssembly)",
-  "license": "MIT",
-  "type": "module",
-  "main": "$name.js",
-  "module": "$name.js",
-  "types": "$name.d.ts",
-  "exports": {
-    ".": { "types": "./$name.d.ts", "default": "./$name.js" },
-    "./${name}_bg.wasm": "./${name}_bg.wasm",
-    "./light": { "types": "./light/$name.d.ts", "default": "./light/$name.js" },
-    "./light/${name}_bg.wasm": "./light/${name}_bg.wasm"
-  },
-  "files": [
-$files,
-    "README.md"
-  ],
-  "sideEffects": false
-}
-JSON
-
-cat >"$out/README.md" <<'MD'
-# fundraising-client
-
-Sign a user in with the fundraising service (OAuth 2.0 / OpenID Connect, pop-up or redirect,
-code exchange through your backend companion) and call its four resource operations, from the
-browser, web workers or Node 20+. Built from Rust with wasm-bindgen.
-
-```js
-import init, { FundraisingClient, FundraisingError } from "fundraising-client";
-await init();
-const client = new FundraisingClient({
-  appId: "demo-app",
-  baseUrl: "http://127.0.0.1:8081",
-  authUrl: "http://127.0.0.1:8082",
-  redirectUri: "http://127.0.0.1:8080/",
-  companionUrl: "http://127.0.0.1:8080",
-  scopes: ["fundraise", "offline_access"],
-});
-await client.handleCallback();          // on the home page
-const session = await client.signInWithPopup();   // from a click handler
-const campaign = await client.getCampaign("demo-campaign");
-for await (const page of client.eventPages(1001, { pageSize: 100 })) console.log(page.pageTitle);
-```
-
-In Node: `await init({ module_or_path: await fs.readFile(new URL("fundraising_client_bg.wasm", import.meta.resolve("fundraising-client"))) })`.
-
-Every failure rejects with a `FundraisingError` whose `code` is stable (`not_found`,
-`invalid_argument`, `http_error`, `network_error`, `timeout`, `aborted`, `decode_error`,
-`popup_blocked`, `popup_closed`, `access_denied`, `state_mismatch`, ...) and whose `status` is
-the HTTP status or `null`. Every call takes a last optional `{ signal }`.
-MD
+# package.json and the npm README (from Cargo.toml's metadata and docs/api.md).
+node scripts/package-meta.mjs "$out"
 
 # What the companion serves beside the package's own files (after package.json, whose `files`
 # lists those only): content-hashed copies, pkg/assets.js naming them, .br and .gz siblings.
@@ -190,12 +164,13 @@ node scripts/hash-assets.mjs "$out" "$name" . light
 
 # The gzip -9 size of the wasm plus the JS glue of each build (the figure the budgets are about).
 size_line() { # dir label budget_kb
-  local wasm_gz js_gz total
+  local wasm_gz js_gz total check_gz
   wasm_gz=$(gzip -9 -c "$1/${name}_bg.wasm" | wc -c)
   js_gz=$(cat "$1/$name.js" $(find "$1/snippets" -name '*.js' ! -name '*.*.js') | gzip -9 -c | wc -c)
   total=$((wasm_gz + js_gz))
-  printf 'pkg: %s  wasm %d B + JS glue %d B = %d B gzip -9 (%.1f KB; budget %d KB)\n' \
-    "$2" "$wasm_gz" "$js_gz" "$total" "$(awk -v t="$total" 'BEGIN { print t / 1024 }')" "$3"
+  check_gz=$(gzip -9 -c "$1/engine-check.js" | wc -c)
+  printf 'pkg: %s  wasm %d B + JS glue %d B = %d B gzip -9 (%.1f KB; budget %d KB); engine-check.js %d B, fetched only when init() fails\n' \
+    "$2" "$wasm_gz" "$js_gz" "$total" "$(awk -v t="$total" 'BEGIN { print t / 1024 }')" "$3" "$check_gz"
 }
 size_line "$out" "$out" 76
 size_line "$out/light" "$out/light" 55

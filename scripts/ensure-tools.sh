@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, and only what is missing:
-#   the wasm32 target, the wasm-bindgen CLI pinned to Cargo.lock, wasm-opt, nightly's rust-src,
-#   Chromium and ChromeDriver (Debian), the end-to-end test's npm packages, and Debian's
+#   the wasm32 target, the wasm-bindgen CLI pinned to Cargo.lock, wasm-opt, terser and TypeScript
+#   (tools/), nightly's rust-src,
+#   Chromium and ChromeDriver (Debian), the other engines donors use (`engines`: Debian's
+#   Firefox ESR with geckodriver from crates.io, and WebKitGTK's MiniBrowser with
+#   WebKitWebDriver, run under Xvfb), the end-to-end test's npm packages, and Debian's
 #   redis-server (the companion's --redis-url tests start one on a free port).
-# Usage: scripts/ensure-tools.sh [wasm] [browser] [e2e] [redis]
+# Usage: scripts/ensure-tools.sh [wasm] [browser] [engines] [e2e] [redis]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want() { for w in "${WANTS[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 WANTS=("$@")
-[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser e2e redis)
+[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser engines e2e redis)
 
 apt_updated=0
 apt_install() {
@@ -37,9 +40,11 @@ if want wasm; then
     cargo install wasm-bindgen-cli --version "$wb_version" --locked --force \
       || cargo install wasm-bindgen-cli --version "$wb_version" --force
   fi
-  # wasm-opt (binaryen) and terser for the package build, pinned in tools/package-lock.json.
-  if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -x tools/node_modules/.bin/terser ]; then
-    echo "==> npm ci (build tools: binaryen, terser)" >&2
+  # wasm-opt (binaryen) and terser for the package build, and TypeScript for the strict check
+  # of its declarations, pinned in tools/package-lock.json.
+  if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -x tools/node_modules/.bin/terser ] \
+    || [ ! -x tools/node_modules/.bin/tsc ]; then
+    echo "==> npm ci (build tools: binaryen, terser, typescript)" >&2
     (cd tools && npm ci --no-audit --no-fund --loglevel=error)
   fi
   # The size build of the package (scripts/build-pkg.sh) rebuilds std with nightly: it needs a
@@ -58,6 +63,22 @@ fi
 if want browser; then
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
     apt_install chromium chromium-driver
+  fi
+fi
+
+if want engines; then
+  # Firefox ESR and WebKitGTK (MiniBrowser, which WebKitWebDriver starts) from Debian; Xvfb
+  # gives MiniBrowser a display (it has no headless mode).
+  missing=()
+  command -v firefox-esr >/dev/null || missing+=(firefox-esr)
+  command -v WebKitWebDriver >/dev/null || missing+=(webkit2gtk-driver)
+  command -v Xvfb >/dev/null || missing+=(xvfb)
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+  # geckodriver is published on crates.io; pinned, and built with its own lock file.
+  geckodriver_version=0.37.1
+  if [ "$(geckodriver --version 2>/dev/null | awk 'NR == 1 { print $2 }')" != "$geckodriver_version" ]; then
+    echo "==> cargo install geckodriver $geckodriver_version (a few minutes, once)" >&2
+    cargo install geckodriver --version "$geckodriver_version" --locked --force
   fi
 fi
 

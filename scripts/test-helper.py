@@ -27,6 +27,14 @@ ANY /fault/<key>/<failures>/<retryAfter>/<path...>
 ANY /slow/<ms>/<path...>
     Waits <ms> milliseconds, then forwards like the fault proxy (for request timeouts).
 
+ANY /hang/<key>/<path...>
+    Holds the request open without answering and watches its connection: records that it
+    arrived, then whether the client closed the connection (an aborted fetch does), for at most
+    HANG_SECONDS; then answers 504. For tests that cancel a request by dropping its future.
+
+GET /hang-state/<key>
+    {"arrived": bool, "closed": bool} of the last /hang/<key>/... request.
+
 GET /count/<key>
     {"requests": N}: how many non-preflight requests /fault/<key>/... has received.
 
@@ -39,6 +47,8 @@ import argparse
 import html.parser
 import json
 import os
+import select
+import socket
 import sys
 import threading
 import time
@@ -53,7 +63,11 @@ DEMO_PASSWORD = "demo-password"
 
 counts = {}
 bodies = {}
+hangs = {}
 counts_lock = threading.Lock()
+
+# The longest a /hang/ request is held open.
+HANG_SECONDS = 10
 
 
 class FormParser(html.parser.HTMLParser):
@@ -194,6 +208,12 @@ class Handler(BaseHTTPRequestHandler):
             elif len(segments) >= 3 and segments[1] == "count":
                 with counts_lock:
                     self.json(200, {"requests": counts.get(segments[2], 0)})
+            elif len(segments) >= 3 and segments[1] == "hang-state":
+                with counts_lock:
+                    state = hangs.get(segments[2], {"arrived": False, "closed": False})
+                self.json(200, dict(state))
+            elif len(segments) >= 3 and segments[1] == "hang":
+                self.hang(segments[2])
             elif len(segments) >= 4 and segments[1] == "slow":
                 time.sleep(int(segments[2]) / 1000)
                 self.forward("/".join(segments[3:]), parts.query, body)
@@ -203,6 +223,28 @@ class Handler(BaseHTTPRequestHandler):
                 self.json(404, {"error": "no such test-helper route"})
         except (ValueError, IndexError) as e:
             self.json(400, {"error": str(e)})
+
+    def hang(self, key):
+        state = {"arrived": True, "closed": False}
+        with counts_lock:
+            hangs[key] = state
+        deadline = time.monotonic() + HANG_SECONDS
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 0.05)
+            if readable:
+                try:
+                    if self.connection.recv(1, socket.MSG_PEEK) == b"":
+                        with counts_lock:
+                            state["closed"] = True
+                        self.close_connection = True
+                        return
+                    time.sleep(0.05)  # bytes of a next request: not a close
+                except OSError:
+                    with counts_lock:
+                        state["closed"] = True
+                    self.close_connection = True
+                    return
+        self.json(504, {"error": "held for the whole hang time"})
 
     def fault(self, key, failures, retry_after, path, query, body):
         with counts_lock:

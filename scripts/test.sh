@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# `make test`: lint, every native test, the browser tests, the Node test and the end-to-end tests.
-# Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, e2e npm packages,
-# redis-server).
+# `make test`: lint, every native test, the browser tests (in Chromium, Firefox and WebKit), the
+# Node test and the end-to-end tests (Playwright in Chromium; WebDriver in Firefox and WebKit),
+# then the package as published (npm and crates.io) and the docs' links.
+# Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, Firefox
+# ESR and geckodriver, WebKitWebDriver and Xvfb, e2e npm packages, redis-server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "tools"
-scripts/ensure-tools.sh wasm browser e2e redis
+scripts/ensure-tools.sh wasm browser engines e2e redis
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
 step "clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
-step "clippy (wasm32)"
-cargo clippy -p fundraising-client -p fundraising-core --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "clippy (wasm32: the Rust API, the npm package, its build without sign-in)"
+for features in "" "--features js,chrono,time" "--no-default-features --features js"; do
+  # shellcheck disable=SC2086 # the feature flags are words
+  cargo clippy -p fundraising-client -p fundraising-core --target wasm32-unknown-unknown --all-targets $features -- -D warnings
+done
+
+step "the Rust API's documentation (wasm32, as docs.rs builds it)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -p fundraising-client --features chrono,time
 
 step "native tests"
 cargo test --workspace
@@ -24,11 +32,21 @@ cargo test --workspace
 step "build the npm package"
 scripts/build-pkg.sh
 
-step "browser, Node and end-to-end tests against a sandbox and a companion"
-export CHROMEDRIVER=/usr/bin/chromedriver
+step "browser tests (every engine), Node and end-to-end tests against a sandbox and a companion"
+# Every suite runs even when one before it failed, so one run shows every failure; the run
+# fails at the end when any did. The browser tests print each engine's counts.
 scripts/with-servers.sh -- bash -c '
-  set -euo pipefail
-  cargo test --target wasm32-unknown-unknown -p fundraising-client
-  node --test tests/node/
-  (cd e2e && node --test)
+  failed=()
+  scripts/browser-tests.sh chromium firefox webkit || failed+=("browser tests")
+  node --test tests/node/ || failed+=("Node tests")
+  (cd e2e && node --test) || failed+=("end-to-end tests")
+  if [ ${#failed[@]} -gt 0 ]; then
+    printf "\nfailed: %s\n" "${failed[*]}" >&2
+    exit 1
+  fi
 '
+
+step "the npm package and the crates as published; the docs in step with them"
+# npm pack's file list, the manifest, a strict TypeScript app against the packed declarations,
+# the API reference's error table, crates.io metadata and `cargo package`, the docs' links.
+node --test tests/package/ tests/docs/

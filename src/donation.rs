@@ -1,43 +1,23 @@
-//! `waitForDonation`: the donor's return from the simple donation integration. The service
-//! answers 404 for a while, then `Pending`, then a final status; this polls with backoff and
-//! jitter until the status is final or the time is up.
-
-use std::rc::Rc;
+//! Waiting for a donation: the donor's return from the simple donation integration. The
+//! service answers 404 for a while, then `Pending`, then a final status; the wait polls with
+//! backoff and jitter until the status is final or the time is up. One loop for both faces.
 
 use fundraising_core::backoff;
-use fundraising_core::model::DonationStatus;
-use fundraising_core::shape::TypeScript;
-use js_sys::{Function, Reflect};
-use wasm_bindgen::prelude::*;
+use fundraising_core::model::{Donation, DonationStatus};
+use fundraising_core::validate;
 use web_sys::AbortSignal;
 
-use crate::client::Inner;
-use crate::timer::{now_ms, sleep};
-use crate::Error;
+use crate::http::HttpResponse;
+use crate::options::WaitOptions;
+use crate::time::{now_ms, sleep};
+use crate::{api, Client, Error};
 
-/// Time `waitForDonation` waits by default: 10 minutes.
-pub const DEFAULT_WAIT_MS: f64 = 600_000.0;
+/// Time a wait lasts by default: 10 minutes.
+pub(crate) const DEFAULT_WAIT_MS: f64 = 600_000.0;
 /// First wait between polls; it grows to [`MAX_POLL_MS`].
 const FIRST_POLL_MS: f64 = 1_000.0;
 /// Longest wait between polls.
 const MAX_POLL_MS: f64 = 8_000.0;
-
-/// Options of `waitForDonation`.
-#[derive(Debug, Clone, Default, TypeScript)]
-#[serde(rename_all = "camelCase")]
-#[model(input)]
-pub struct WaitOptions {
-    /// How long to wait for a final status, in milliseconds (default 600000); then the call
-    /// rejects with code `timeout`.
-    pub timeout_ms: Option<f64>,
-    /// Aborts the wait; it then rejects with code `aborted`.
-    pub signal: Option<AbortSignal>,
-    /// Called with `(status, donation)` each time the donation is seen with a new status.
-    pub on_status: Option<StatusCallback>,
-}
-
-/// `(status: DonationStatus, donation: Donation) => void`.
-pub type StatusCallback = Function;
 
 /// Errors after which the donation may still appear: not yet known (404), or the service
 /// or the network briefly unavailable.
@@ -48,34 +28,40 @@ fn worth_another_poll(error: &Error) -> bool {
     ) || matches!(error, Error::Http { status, .. } if matches!(status, 502..=504))
 }
 
-/// Polls the donation of `reference` until its status is final; resolves with it.
-pub(crate) async fn wait_for_donation(
-    inner: Rc<Inner>,
-    reference: String,
-    options: WaitOptions,
-) -> Result<JsValue, Error> {
-    let timeout = options.timeout_ms.unwrap_or(DEFAULT_WAIT_MS);
+/// How a face reads a donation's answer, and the status of what it read.
+pub(crate) struct Reader<D> {
+    pub read: fn(&HttpResponse) -> Result<D, Error>,
+    pub status: fn(&D) -> String,
+}
+
+/// Polls the donation of `reference` until its status is final; returns it. `on_status` is
+/// called each time the donation is seen with a new status.
+pub(crate) async fn wait_for_donation<D>(
+    client: &Client,
+    reference: &str,
+    timeout_ms: Option<f64>,
+    reader: Reader<D>,
+    mut on_status: impl FnMut(&str, &D),
+    signal: Option<&AbortSignal>,
+) -> Result<D, Error> {
+    validate::path_segment("reference", reference)?;
+    let timeout = timeout_ms.unwrap_or(DEFAULT_WAIT_MS);
     if !(timeout.is_finite() && timeout >= 0.0) {
         return Err(Error::invalid("timeoutMs", "expected a positive number"));
     }
     let deadline = now_ms() + timeout;
-    let signal = options.signal;
     let mut seen: Option<String> = None;
     let mut attempt = 0;
     loop {
-        if signal.as_ref().is_some_and(AbortSignal::aborted) {
+        if signal.is_some_and(AbortSignal::aborted) {
             return Err(Error::Aborted);
         }
-        match inner.donation(&reference, signal.clone()).await {
+        let answer = client.donation_answer(reference, signal).await;
+        match answer.and_then(|answer| (reader.read)(&answer)) {
             Ok(donation) => {
-                let status = Reflect::get(&donation, &"status".into())
-                    .ok()
-                    .and_then(|s| s.as_string())
-                    .unwrap_or_default();
+                let status = (reader.status)(&donation);
                 if seen.as_deref() != Some(status.as_str()) {
-                    if let Some(on_status) = &options.on_status {
-                        let _ = on_status.call2(&JsValue::NULL, &status.as_str().into(), &donation);
-                    }
+                    on_status(&status, &donation);
                     seen = Some(status.clone());
                 }
                 if DonationStatus::from_wire(&status).is_final() {
@@ -93,7 +79,48 @@ pub(crate) async fn wait_for_donation(
             ));
         }
         let wait = backoff::delay_ms(attempt, FIRST_POLL_MS, MAX_POLL_MS, js_sys::Math::random());
-        sleep(wait.min(left) as u32, signal.as_ref()).await?;
+        sleep(wait.min(left) as u32, signal).await?;
         attempt += 1;
+    }
+}
+
+impl Client {
+    /// Waits for the donation of `reference` (the donor back from the simple donation
+    /// integration) to reach a final status (`Accepted`, `Rejected`, `Cancelled` or
+    /// `Refunded`), polling with backoff and jitter through 404 and `Pending`; returns the
+    /// donation. Ends with `timeout` after `options.timeout` (default 10 minutes). Dropping the
+    /// future stops the wait.
+    ///
+    /// ```no_run
+    /// # async fn run(client: fundraising_client::Client) -> Result<(), fundraising_client::Error> {
+    /// use fundraising_client::WaitOptions;
+    /// let options = WaitOptions::default().on_status(|d| println!("now {}", d.status.as_str()));
+    /// let donation = client.wait_for_donation("my-reference", options).await?;
+    /// println!("{} {}", donation.status.as_str(), donation.amount);
+    /// # Ok(()) }
+    /// ```
+    pub async fn wait_for_donation(
+        &self,
+        reference: &str,
+        options: WaitOptions,
+    ) -> Result<Donation, Error> {
+        let WaitOptions { timeout, on_status } = options;
+        let mut on_status = on_status;
+        wait_for_donation(
+            self,
+            reference,
+            timeout.map(|t| t.as_secs_f64() * 1000.0),
+            Reader {
+                read: api::typed::<Donation>,
+                status: |d| d.status.as_str().to_owned(),
+            },
+            |_, donation| {
+                if let Some(on_status) = on_status.as_mut() {
+                    on_status(donation);
+                }
+            },
+            None,
+        )
+        .await
     }
 }

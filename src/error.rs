@@ -1,23 +1,26 @@
-//! The crate's one error type and its conversion into the JS `FundraisingError`.
+//! The crate's one error type, with the stable codes both faces of the client report.
 
 use fundraising_core::encoding::decimal;
-use wasm_bindgen::prelude::*;
-
-#[wasm_bindgen(module = "/src/js/error.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = newFundraisingError)]
-    fn new_fundraising_error(code: &str, message: &str, status: Option<u16>) -> JsValue;
-}
 
 macro_rules! error_codes {
     ($($name:ident = $code:literal),* $(,)?) => {
-        /// The stable codes [`Error::code`] returns.
-        pub(crate) mod code {
-            $(pub(crate) const $name: &str = $code;)*
+        /// The stable codes [`Error::code`] returns (JavaScript sees the same in
+        /// `FundraisingError.code`). The companion may answer codes of its own
+        /// ([`Error::Companion`]), e.g. `invalid_grant` or `session_expired`.
+        pub mod code {
+            $(
+                #[doc = concat!("`", $code, "`")]
+                pub const $name: &str = $code;
+            )*
         }
 
-        /// The declarations of `FundraisingErrorCode` (from the same codes) and `FundraisingError`.
-        #[allow(dead_code)] // read by the `typescript_custom_section` in typescript.rs
+        /// Every code of [`code`], in order.
+        #[allow(dead_code)] // read by tests
+        pub(crate) const CODES: &[&str] = &[$($code),*];
+
+        /// The TypeScript declarations of `FundraisingErrorCode` (from the same codes) and
+        /// `FundraisingError`, for the JS layer.
+        #[allow(dead_code)] // read by the JS layer's `typescript_custom_section`
         pub(crate) const ERROR_TS: &str = concat!(
             "/** Stable machine-readable error codes; the companion may add codes of its own. */\n",
             "export type FundraisingErrorCode = ", $("\"", $code, "\" | ",)* "(string & {});\n\n",
@@ -51,13 +54,22 @@ error_codes! {
     TOKEN_NOT_AVAILABLE = "token_not_available",
 }
 
-/// Every failure of the client; [`Error::code`] is the `code` JS sees.
-#[derive(Debug, Clone, thiserror::Error)]
+/// Every failure of the client. [`Error::code`] is the stable code to branch on,
+/// [`Error::status`] the HTTP status behind it, and `Display` (or [`Error::message`]) the
+/// message, with the service's own words where it gave some.
+///
+/// ```
+/// use fundraising_client::{code, Error};
+/// let e = Error::NotFound("No campaign with that short name".into());
+/// assert_eq!((e.code(), e.status()), (code::NOT_FOUND, Some(404)));
+/// assert_eq!(e.to_string(), "not found (404): No campaign with that short name");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// An argument or option breaks a rule; nothing was sent.
+    /// An argument or option breaks a rule; nothing was sent. The message names it.
     #[error("{0}")]
     InvalidArgument(String),
-    /// The service answered 404.
+    /// The service answered 404, with its message.
     #[error("not found (404): {0}")]
     NotFound(String),
     /// The service answered another error status.
@@ -74,13 +86,14 @@ pub enum Error {
     /// The request or the sign-in took longer than allowed.
     #[error("{0}")]
     Timeout(&'static str),
-    /// The caller's `AbortSignal` fired.
+    /// The operation was cancelled (in JavaScript, by its `AbortSignal`).
     #[error("the operation was aborted")]
     Aborted,
     /// An answer that does not have the expected shape.
     #[error("cannot decode the answer: {0}")]
     Decode(String),
-    /// `window.open` gave no window.
+    /// The browser gave no pop-up window (it was not opened from a user's click, or pop-ups
+    /// are blocked); sign in with a redirect instead.
     #[error("the sign-in pop-up was blocked by the browser")]
     PopupBlocked,
     /// The pop-up was closed before sign-in finished.
@@ -110,16 +123,16 @@ pub enum Error {
         /// The companion's message.
         message: String,
     },
-    /// The operation needs a browser window (sign-in), and there is none.
+    /// The operation needs something this platform lacks (a window for sign-in, storage).
     #[error("{0}")]
     Unsupported(&'static str),
-    /// In BFF mode the access token stays on the companion; JavaScript never gets it.
+    /// In BFF mode the access token stays on the companion; the page never gets it.
     #[error("the companion runs in BFF mode: the access token stays on the server")]
     TokenNotAvailable,
 }
 
 impl Error {
-    /// The stable code JS branches on.
+    /// The stable code (one of [`code`], or the companion's own).
     pub fn code(&self) -> &str {
         match self {
             Error::InvalidArgument(_) => code::INVALID_ARGUMENT,
@@ -154,11 +167,9 @@ impl Error {
     pub(crate) fn invalid(field: &str, why: &str) -> Self {
         Error::InvalidArgument(["invalid ", field, ": ", why].concat())
     }
-}
 
-impl Error {
-    /// The message JS sees: the text of `Display`, put together without the formatting
-    /// machinery (which would be a sizeable part of the wasm).
+    /// The text of `Display`, put together without the formatting machinery (which would be a
+    /// sizeable part of the npm package's wasm).
     pub fn message(&self) -> String {
         match self {
             Error::InvalidArgument(m) | Error::InvalidCallback(m) | Error::StateMismatch(m) => {
@@ -246,12 +257,6 @@ impl From<fundraising_core::Error> for Error {
     }
 }
 
-impl From<Error> for JsValue {
-    fn from(e: Error) -> Self {
-        new_fundraising_error(e.code(), &e.message(), e.status())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,7 +269,7 @@ mod tests {
     wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
     #[test]
-    fn message_is_the_display_text() {
+    fn message_is_the_display_text_and_every_code_is_listed() {
         let all = [
             Error::InvalidArgument("invalid page: x".into()),
             Error::NotFound("No campaign".into()),
@@ -282,6 +287,10 @@ mod tests {
                 error: "access_denied".into(),
                 message: "sign-in failed: access_denied".into(),
             },
+            Error::OAuth {
+                error: "server_error".into(),
+                message: "sign-in failed: server_error".into(),
+            },
             Error::InvalidCallback("invalid sign-in callback: empty".into()),
             Error::StateMismatch("no sign-in is pending".into()),
             Error::Companion {
@@ -292,12 +301,16 @@ mod tests {
             Error::Unsupported("sign-in needs a browser window"),
             Error::TokenNotAvailable,
         ];
+        let mut seen = Vec::new();
         for e in all {
             assert_eq!(e.message(), e.to_string());
-            let code = e.code();
             if !matches!(e, Error::Companion { .. }) {
-                assert!(ERROR_TS.contains(&["\"", code, "\" | "].concat()), "{code}");
+                assert!(CODES.contains(&e.code()), "{}", e.code());
+                seen.push(e.code().to_owned());
             }
+        }
+        for code in CODES {
+            assert!(seen.iter().any(|s| s == code), "no variant has {code}");
         }
     }
 

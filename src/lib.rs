@@ -1,34 +1,83 @@
-//! `fundraising-client`: the WebAssembly npm package. Signs users in with the fundraising
-//! service (pop-up or redirect, code exchange through the companion) and calls its four
-//! resource operations, returning plain JS objects. The rules live in `fundraising-core`;
-//! this crate converts types and does the browser I/O.
+//! `fundraising-client`: sign a user in with the fundraising service (OAuth 2.0 / OpenID
+//! Connect, by pop-up or redirect, the code redeemed by your backend companion) and call its
+//! four resource operations, from a Rust web app compiled to WebAssembly (Leptos, Yew, Dioxus,
+//! plain web-sys), or from JavaScript through the npm package built from this crate.
+//!
+//! The Rust API is typed: `async fn`s return `fundraising-core`'s models, every failure is one
+//! [`Error`] with a stable [`code`](Error::code), a sequence of pages is a `Stream`, and
+//! dropping a future cancels it (its request is aborted). The service's rules (the models,
+//! their case-insensitive decoding, the `\/Date()\/` codec, validation) are
+//! `fundraising-core`'s, re-exported as [`model`] and [`ServiceDate`].
+//!
+//! ```no_run
+//! use fundraising_client::{Client, ClientOptions, SignInOptions};
+//!
+//! # async fn run() -> Result<(), fundraising_client::Error> {
+//! let client = Client::new(
+//!     ClientOptions::new("demo-app", "http://127.0.0.1:8081")
+//!         .auth_url("http://127.0.0.1:8082")
+//!         .redirect_uri("http://127.0.0.1:8080/")
+//!         .companion_url("http://127.0.0.1:8080")
+//!         .scopes(["fundraise", "offline_access"]),
+//! )?;
+//! // On the home page: finishes a redirect sign-in, or hands a pop-up's callback to its opener.
+//! client.handle_callback(None).await?;
+//!
+//! let campaign = client.campaign("demo-campaign").await?;
+//! let raised = campaign.donation_summary.total_amount;
+//! # let _ = raised;
+//!
+//! // From a click handler: the pop-up opens at once, the future finishes the sign-in.
+//! let session = client.sign_in_with_popup(&SignInOptions::default()).await?;
+//! # let _ = session;
+//! # Ok(()) }
+//! ```
+//!
+//! # Features
+//!
+//! - `signin` (default): sign-in, sessions and the companion. Without it the client makes
+//!   the resource calls only.
+//! - `chrono`, `time`: conversions of [`ServiceDate`] to and from chrono's and time's types.
+//! - `js`: the package's JavaScript face (the `FundraisingClient` class, its TypeScript
+//!   declarations) and its allocator. Only the npm build turns it on; a Rust app leaves it off.
+//!
+//! # Testing
+//!
+//! Test an app offline against the sandbox (`fundraising-sandbox`) and the companion with
+//! `wasm-bindgen-test` in a headless browser; `examples/leptos` shows the recipe.
 
-mod auth;
+mod api;
 mod client;
 mod convert;
+mod date;
 mod donation;
 mod error;
-mod error_body;
-mod event;
 mod http;
+mod json;
 mod options;
 mod pages;
-mod resources;
-mod timer;
-#[cfg(target_arch = "wasm32")]
-mod typescript;
+mod random;
+#[cfg(any(feature = "signin", feature = "js"))]
+mod task;
+mod time;
 
-pub use auth::{Auth, PopupSignIn, Profile, Session, SignInRequest};
-pub use client::FundraisingClient;
-pub use donation::WaitOptions;
-pub use error::Error;
-pub use options::{CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
-pub use pages::EventPagesIterator;
-pub use resources::{ResourceApi, DEFAULT_TIMEOUT_MS};
+#[cfg(feature = "signin")]
+mod auth;
+#[cfg(feature = "signin")]
+mod signin;
 
-/// A small free-list allocator instead of dlmalloc (the package is single-threaded).
-#[cfg(target_arch = "wasm32")]
-#[global_allocator]
-static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
-    // SAFETY: wasm32-unknown-unknown without the atomics feature runs one thread.
-    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
+#[cfg(feature = "js")]
+pub mod js;
+
+pub use client::Client;
+pub use date::JsDate;
+pub use error::{code, Error};
+pub use fundraising_core::{model, ServiceDate};
+pub use options::{ClientOptions, WaitOptions, DEFAULT_TIMEOUT};
+pub use pages::PageStream;
+pub use random::new_donation_reference;
+
+#[cfg(feature = "signin")]
+pub use auth::{PopupSignIn, Profile, Reason, Session, SessionChange, Subscription};
+#[cfg(feature = "signin")]
+pub use options::SignInOptions;

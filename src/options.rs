@@ -1,23 +1,36 @@
-//! The options objects of the JS API: one record of every member any of them holds, read by
-//! serde-wasm-bindgen through one `Deserialize`, and a typed view of it per call, whose
-//! TypeScript declaration is derived from the type.
+//! The client's options, as a plain struct with `Default` and builder-style setters, and the
+//! checks both faces of the client apply to them.
 
-use fundraising_core::shape::{Record, TypeScript};
-use js_sys::Function;
-use serde::Deserializer;
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::AbortSignal;
+use std::time::Duration;
 
-use crate::convert::from_js;
-use crate::donation::WaitOptions;
+use fundraising_core::model::Donation;
+
 use crate::Error;
 
-/// Options of `new FundraisingClient(options)`.
-#[derive(Debug, Clone, TypeScript)]
-#[serde(rename_all = "camelCase")]
-#[model(input)]
+/// Default time limit of one request: 10 s.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(10_000);
+
+/// Options of [`Client::new`](crate::Client::new).
+///
+/// `app_id` and `base_url` are enough for the four resource operations; sign-in also needs
+/// `auth_url`, `redirect_uri` and `companion_url`. Bad options are refused by
+/// [`Client::new`](crate::Client::new) with `invalid_argument`, naming the option by its
+/// JavaScript name (`baseUrl`, `timeoutMs`, ...), as the JS class does.
+///
+/// ```
+/// use std::time::Duration;
+/// use fundraising_client::ClientOptions;
+/// let options = ClientOptions::new("demo-app", "http://127.0.0.1:8081")
+///     .auth_url("http://127.0.0.1:8082")
+///     .redirect_uri("http://127.0.0.1:8080/")
+///     .companion_url("http://127.0.0.1:8080")
+///     .scopes(["fundraise", "offline_access"])
+///     .timeout(Duration::from_secs(5));
+/// assert_eq!(options.scopes, ["fundraise", "offline_access"]);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientOptions {
-    /// The application id (the `{appId}` segment of resource paths, `client_id` of sign-in).
+    /// The application id: the `{appId}` segment of resource paths and sign-in's `client_id`.
     pub app_id: String,
     /// The service's base address for resource calls (`{base_url}`).
     pub base_url: String,
@@ -25,54 +38,87 @@ pub struct ClientOptions {
     pub auth_url: Option<String>,
     /// The application's registered home page, where sign-in returns; needed to sign in.
     pub redirect_uri: Option<String>,
-    /// The companion's address, which redeems codes and refreshes tokens; needed to sign in.
+    /// The companion's address, which redeems codes and refreshes tokens; needed to sign in,
+    /// and in BFF mode for every call.
     pub companion_url: Option<String>,
     /// Scopes to ask for; `openid` and `profile` are always added.
-    pub scopes: Option<Vec<String>>,
-    /// Time limit of each request in milliseconds (default 10000).
-    pub timeout_ms: Option<f64>,
-    /// The companion runs in BFF mode: resource calls go through it (`{companionUrl}/api/...`),
-    /// and the access token never reaches JavaScript.
-    pub bff: Option<bool>,
+    pub scopes: Vec<String>,
+    /// Time limit of each request ([`DEFAULT_TIMEOUT`] when `None`).
+    pub timeout: Option<Duration>,
+    /// The companion runs in BFF mode: resource calls go through it
+    /// (`{companion_url}/api/...`), and the access token never reaches the page.
+    pub bff: bool,
 }
 
-/// The last argument of every call.
-#[derive(Debug, Clone, Default, TypeScript)]
-#[serde(rename_all = "camelCase")]
-#[model(input)]
-pub struct CallOptions {
-    /// Aborts the call; it then rejects with code `aborted`.
-    pub signal: Option<AbortSignal>,
+impl ClientOptions {
+    /// Options for the application `app_id` of the service at `base_url`.
+    pub fn new(app_id: impl Into<String>, base_url: impl Into<String>) -> Self {
+        ClientOptions {
+            app_id: app_id.into(),
+            base_url: base_url.into(),
+            ..ClientOptions::default()
+        }
+    }
+
+    /// Sets [`ClientOptions::auth_url`].
+    pub fn auth_url(mut self, url: impl Into<String>) -> Self {
+        self.auth_url = Some(url.into());
+        self
+    }
+
+    /// Sets [`ClientOptions::redirect_uri`].
+    pub fn redirect_uri(mut self, url: impl Into<String>) -> Self {
+        self.redirect_uri = Some(url.into());
+        self
+    }
+
+    /// Sets [`ClientOptions::companion_url`].
+    pub fn companion_url(mut self, url: impl Into<String>) -> Self {
+        self.companion_url = Some(url.into());
+        self
+    }
+
+    /// Sets [`ClientOptions::scopes`].
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets [`ClientOptions::timeout`].
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Sets [`ClientOptions::bff`].
+    pub fn bff(mut self, bff: bool) -> Self {
+        self.bff = bff;
+        self
+    }
+
+    /// The request time limit in milliseconds, checked.
+    pub(crate) fn timeout_ms(&self) -> Result<u32, Error> {
+        match self.timeout {
+            Some(timeout) => milliseconds(timeout.as_secs_f64() * 1000.0, "timeoutMs", false),
+            None => Ok(DEFAULT_TIMEOUT.as_millis() as u32),
+        }
+    }
 }
 
-/// Options of `getEventPages`.
-#[derive(Debug, Clone, Default, TypeScript)]
-#[serde(rename_all = "camelCase")]
-#[model(input)]
-pub struct PageOptions {
-    /// Page number, from 1 (the service's default when left out).
-    pub page: Option<f64>,
-    /// Results per page, 1 to 100 (the service's default when left out).
-    pub page_size: Option<f64>,
-    /// Aborts the call; it then rejects with code `aborted`.
-    pub signal: Option<AbortSignal>,
+/// Milliseconds as a positive whole `u32` (at most `u32::MAX`); `invalid_argument` naming the
+/// option otherwise.
+pub(crate) fn milliseconds(ms: f64, name: &str, zero_allowed: bool) -> Result<u32, Error> {
+    if ms.is_finite() && (ms > 0.0 || (zero_allowed && ms == 0.0)) {
+        Ok(ms.min(f64::from(u32::MAX)) as u32)
+    } else {
+        Err(Error::invalid(name, "expected a positive number"))
+    }
 }
 
-/// Options of `eventPages`.
-#[derive(Debug, Clone, Default, TypeScript)]
-#[serde(rename_all = "camelCase")]
-#[model(input)]
-pub struct PagesOptions {
-    /// Results per request, 1 to 100 (default 100).
-    pub page_size: Option<f64>,
-    /// Aborts the iteration; the pending `next()` then rejects with code `aborted`.
-    pub signal: Option<AbortSignal>,
-}
-
-/// Options of `signInWithPopup` and `signInWithRedirect`.
-#[derive(Debug, Clone, Default, TypeScript)]
-#[serde(rename_all = "camelCase")]
-#[model(input)]
+/// Options of a sign-in ([`Client::sign_in_with_popup`](crate::Client::sign_in_with_popup),
+/// [`Client::sign_in_with_redirect`](crate::Client::sign_in_with_redirect)).
+#[cfg(feature = "signin")]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SignInOptions {
     /// Scopes for this sign-in instead of the client's.
     pub scopes: Option<Vec<String>>,
@@ -80,174 +126,53 @@ pub struct SignInOptions {
     pub prompt: Option<String>,
     /// OpenID `login_hint`: the user's e-mail address, to prefill the form.
     pub login_hint: Option<String>,
-    /// Where the redirect flow returns to after sign-in (a path of this site; default: the current page).
+    /// Redirect only: where the page returns to after sign-in (a path of this site, starting
+    /// with `/`; default: the current page).
     pub return_path: Option<String>,
-    /// Pop-up only: how long to wait for the user, in milliseconds (default 300000).
-    pub timeout_ms: Option<f64>,
-    /// Aborts the sign-in; it then rejects with code `aborted`.
-    pub signal: Option<AbortSignal>,
+    /// Pop-up only: how long the user has to finish (default 5 minutes).
+    pub timeout: Option<Duration>,
 }
 
-/// Milliseconds as a positive whole `u32` (at most `u32::MAX`); `invalid_argument` otherwise.
-fn milliseconds(value: Option<f64>, name: &str, zero_allowed: bool) -> Result<Option<u32>, Error> {
-    value
-        .map(|ms| {
-            if ms.is_finite() && (ms > 0.0 || (zero_allowed && ms == 0.0)) {
-                Ok(ms.min(f64::from(u32::MAX)) as u32)
-            } else {
-                Err(Error::invalid(name, "expected a positive number"))
-            }
-        })
-        .transpose()
-}
-
-/// Every member an options object of the API may hold. One record (one `Deserialize`, one
-/// visitor) serves every call instead of one per options type: each call takes its view of it
-/// (`From<Given>`), and a member of the wrong type is refused whichever call it is given to.
-#[derive(Default, Record)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Given {
-    app_id: Option<String>,
-    base_url: Option<String>,
-    auth_url: Option<String>,
-    redirect_uri: Option<String>,
-    companion_url: Option<String>,
-    scopes: Option<Vec<String>>,
-    timeout_ms: Option<f64>,
-    bff: Option<bool>,
-    page: Option<f64>,
-    page_size: Option<f64>,
-    prompt: Option<String>,
-    login_hint: Option<String>,
-    return_path: Option<String>,
-    #[serde(default, deserialize_with = "signal")]
-    signal: Option<AbortSignal>,
-    #[serde(default, deserialize_with = "callback")]
-    on_status: Option<Function>,
-}
-
-/// A member kept as the JS object it is (`serde_wasm_bindgen::preserve`), if it is a `T`.
-fn preserved<'de, D: Deserializer<'de>, T: JsCast>(
-    deserializer: D,
-    expected: &'static str,
-) -> Result<Option<T>, D::Error> {
-    let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    value
-        .dyn_into::<T>()
-        .map(Some)
-        .map_err(|_| serde::de::Error::custom(expected))
-}
-
-fn signal<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<AbortSignal>, D::Error> {
-    preserved(deserializer, "signal: expected an AbortSignal")
-}
-
-fn callback<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Function>, D::Error> {
-    preserved(deserializer, "onStatus: expected a function")
-}
-
-/// Reads an options object; `undefined` and `null` are "no options".
-fn given(value: Option<JsValue>) -> Result<Given, Error> {
-    match value {
-        Some(value) if !value.is_undefined() && !value.is_null() => {
-            if !value.is_object() {
-                return Err(Error::invalid("options", "expected an object"));
-            }
-            from_js(value, "options")
-        }
-        _ => Ok(Given::default()),
-    }
-}
-
-/// Reads a call's optional options object as its view `T`.
-pub(crate) fn read<T: From<Given>>(value: Option<JsValue>) -> Result<T, Error> {
-    given(value).map(T::from)
-}
-
-impl From<Given> for CallOptions {
-    fn from(given: Given) -> Self {
-        CallOptions {
-            signal: given.signal,
-        }
-    }
-}
-
-impl From<Given> for PageOptions {
-    fn from(given: Given) -> Self {
-        PageOptions {
-            page: given.page,
-            page_size: given.page_size,
-            signal: given.signal,
-        }
-    }
-}
-
-impl From<Given> for PagesOptions {
-    fn from(given: Given) -> Self {
-        PagesOptions {
-            page_size: given.page_size,
-            signal: given.signal,
-        }
-    }
-}
-
-impl From<Given> for SignInOptions {
-    fn from(given: Given) -> Self {
-        SignInOptions {
-            scopes: given.scopes,
-            prompt: given.prompt,
-            login_hint: given.login_hint,
-            return_path: given.return_path,
-            timeout_ms: given.timeout_ms,
-            signal: given.signal,
-        }
-    }
-}
-
-impl From<Given> for WaitOptions {
-    fn from(given: Given) -> Self {
-        WaitOptions {
-            timeout_ms: given.timeout_ms,
-            signal: given.signal,
-            on_status: given.on_status,
-        }
-    }
-}
-
-impl ClientOptions {
-    /// Reads the constructor's options object.
-    pub fn from_js(value: JsValue) -> Result<Self, Error> {
-        if !value.is_object() {
-            return Err(Error::invalid("options", "expected an object"));
-        }
-        let given = given(Some(value))?;
-        let required = |value: Option<String>, name: &str| {
-            value.ok_or_else(|| Error::invalid(name, "is missing"))
-        };
-        Ok(ClientOptions {
-            app_id: required(given.app_id, "appId")?,
-            base_url: required(given.base_url, "baseUrl")?,
-            auth_url: given.auth_url,
-            redirect_uri: given.redirect_uri,
-            companion_url: given.companion_url,
-            scopes: given.scopes,
-            timeout_ms: given.timeout_ms,
-            bff: given.bff,
-        })
-    }
-
-    /// The request time limit, checked.
-    pub(crate) fn timeout(&self) -> Result<Option<u32>, Error> {
-        milliseconds(self.timeout_ms, "timeoutMs", false)
-    }
-}
-
+#[cfg(feature = "signin")]
 impl SignInOptions {
-    /// How long the pop-up may take, checked.
-    pub(crate) fn timeout(&self) -> Result<Option<u32>, Error> {
-        milliseconds(self.timeout_ms, "timeoutMs", true)
+    /// How long the pop-up may take in milliseconds, checked.
+    pub(crate) fn timeout_ms(&self) -> Result<Option<u32>, Error> {
+        self.timeout
+            .map(|t| milliseconds(t.as_secs_f64() * 1000.0, "timeoutMs", true))
+            .transpose()
+    }
+}
+
+/// Options of [`Client::wait_for_donation`](crate::Client::wait_for_donation).
+#[derive(Default)]
+pub struct WaitOptions {
+    /// How long to wait for a final status (default 10 minutes); then the wait ends with
+    /// `timeout`.
+    pub timeout: Option<Duration>,
+    /// Called each time the donation is seen with a new status.
+    #[allow(clippy::type_complexity)]
+    pub on_status: Option<Box<dyn FnMut(&Donation)>>,
+}
+
+impl WaitOptions {
+    /// Sets [`WaitOptions::timeout`].
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Sets [`WaitOptions::on_status`].
+    pub fn on_status(mut self, on_status: impl FnMut(&Donation) + 'static) -> Self {
+        self.on_status = Some(Box::new(on_status));
+        self
+    }
+}
+
+impl std::fmt::Debug for WaitOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WaitOptions")
+            .field("timeout", &self.timeout)
+            .field("on_status", &self.on_status.as_ref().map(|_| "FnMut"))
+            .finish()
     }
 }

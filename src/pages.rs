@@ -1,130 +1,194 @@
-//! `eventPages`: an async iterator over every fundraising page summary of an event.
+//! Every fundraising page summary of an event, page after page: the walk both faces share
+//! ([`Pages`]), and the typed [`PageStream`].
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
-use js_sys::{Array, Promise, Reflect};
-use serde::Serialize;
-use wasm_bindgen::prelude::*;
+use fundraising_core::model::{EventPages, FundraisingPageSummary};
+use fundraising_core::validate;
+use futures_core::Stream;
 use web_sys::AbortSignal;
 
-use crate::client::Inner;
-use crate::convert::to_js;
-use crate::Error;
+use crate::http::HttpResponse;
+use crate::{api, Client, Error};
 
-#[wasm_bindgen(module = "/src/js/iterator.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = asyncIterable)]
-    fn async_iterable(iterator: JsValue) -> JsValue;
-}
+/// Default page size of a walk over every page: the largest the service allows.
+pub(crate) const DEFAULT_PAGE_SIZE: u32 = 100;
 
-/// Where the iteration stands.
-struct Cursor {
-    client: Rc<Inner>,
+/// How a face reads one page's answer: its summaries go into the buffer; it tells how many
+/// there were and the number of pages, if the answer says.
+pub(crate) type ReadPage<T> =
+    fn(&HttpResponse, &mut VecDeque<T>) -> Result<(usize, Option<f64>), Error>;
+
+/// Where a walk over the pages of an event stands.
+pub(crate) struct Pages<T> {
+    client: Client,
     event_id: i32,
     page_size: u32,
-    signal: Option<AbortSignal>,
+    read: ReadPage<T>,
     next_page: u32,
-    buffer: VecDeque<JsValue>,
+    buffer: VecDeque<T>,
     finished: bool,
 }
 
-/// The iterator `eventPages` returns: `next()` resolves with `{value, done}`, one
-/// FundraisingPageSummary at a time, fetching the next page when the current one is used up.
-#[wasm_bindgen]
-pub struct EventPagesIterator {
-    cursor: Rc<RefCell<Cursor>>,
-}
-
-impl EventPagesIterator {
-    /// An iterator from page 1, already made `for await`-able.
-    pub(crate) fn start(
-        client: Rc<Inner>,
-        event_id: i32,
-        page_size: u32,
-        signal: Option<AbortSignal>,
-    ) -> JsValue {
-        let cursor = Cursor {
+impl<T> Pages<T> {
+    /// A walk from page 1; `invalid_argument` at once for a bad event id or page size.
+    pub(crate) fn new(
+        client: Client,
+        event_id: f64,
+        page_size: f64,
+        read: ReadPage<T>,
+    ) -> Result<Self, Error> {
+        Ok(Pages {
             client,
-            event_id,
-            page_size,
-            signal,
+            event_id: validate::event_id(event_id)?,
+            page_size: validate::page_size(page_size)?,
+            read,
             next_page: 1,
             buffer: VecDeque::new(),
             finished: false,
-        };
-        async_iterable(
-            EventPagesIterator {
-                cursor: Rc::new(RefCell::new(cursor)),
+        })
+    }
+
+    /// The next summary, fetching the next page when the current one is used up; `None` at
+    /// the end.
+    pub(crate) async fn next(&mut self, signal: Option<&AbortSignal>) -> Result<Option<T>, Error> {
+        loop {
+            if let Some(item) = self.buffer.pop_front() {
+                return Ok(Some(item));
             }
-            .into(),
-        )
+            if self.finished {
+                return Ok(None);
+            }
+            let page = self.next_page;
+            let answer = self
+                .client
+                .event_pages_answer(
+                    f64::from(self.event_id),
+                    Some(f64::from(page)),
+                    Some(f64::from(self.page_size)),
+                    signal,
+                )
+                .await?;
+            let (count, total_pages) = (self.read)(&answer, &mut self.buffer)?;
+            self.next_page = page + 1;
+            // Without a page count, a short page is the last one.
+            self.finished = count == 0
+                || match total_pages {
+                    Some(total) if total > 0.0 => f64::from(page) >= total,
+                    _ => count < self.page_size as usize,
+                };
+        }
     }
 }
 
-#[wasm_bindgen]
-impl EventPagesIterator {
-    /// The next page summary: `{value, done: false}`, or `{value: undefined, done: true}`.
-    #[wasm_bindgen(
-        unchecked_return_type = "Promise<IteratorResult<FundraisingPageSummary, undefined>>"
-    )]
-    pub fn next(&self) -> Promise {
-        let cursor = self.cursor.clone();
-        crate::client::spawn(Box::pin(async move { step(&cursor).await }))
+/// A typed page of the walk.
+fn typed_page(
+    answer: &HttpResponse,
+    buffer: &mut VecDeque<FundraisingPageSummary>,
+) -> Result<(usize, Option<f64>), Error> {
+    let pages: EventPages = api::typed(answer)?;
+    let count = pages.fundraising_pages.len();
+    buffer.extend(pages.fundraising_pages);
+    Ok((count, Some(f64::from(pages.total_pages))))
+}
+
+type Step = Pin<
+    Box<
+        dyn Future<
+            Output = (
+                Pages<FundraisingPageSummary>,
+                Result<Option<FundraisingPageSummary>, Error>,
+            ),
+        >,
+    >,
+>;
+
+/// Every fundraising page summary of an event, as a [`Stream`]
+/// ([`Client::event_pages_stream`]). An error ends the stream after it is yielded.
+pub struct PageStream {
+    state: StreamState,
+}
+
+enum StreamState {
+    Idle(Box<Pages<FundraisingPageSummary>>),
+    Fetching(Step),
+    Done,
+}
+
+impl Stream for PageStream {
+    type Item = Result<FundraisingPageSummary, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        loop {
+            match std::mem::replace(&mut self.state, StreamState::Done) {
+                StreamState::Done => return Poll::Ready(None),
+                StreamState::Idle(mut pages) => {
+                    if let Some(item) = pages.buffer.pop_front() {
+                        self.state = StreamState::Idle(pages);
+                        return Poll::Ready(Some(Ok(item)));
+                    }
+                    self.state = StreamState::Fetching(Box::pin(async move {
+                        let next = pages.next(None).await;
+                        (*pages, next)
+                    }));
+                }
+                StreamState::Fetching(mut step) => match step.as_mut().poll(cx) {
+                    Poll::Pending => {
+                        self.state = StreamState::Fetching(step);
+                        return Poll::Pending;
+                    }
+                    Poll::Ready((pages, next)) => {
+                        return Poll::Ready(match next {
+                            Ok(Some(item)) => {
+                                self.state = StreamState::Idle(Box::new(pages));
+                                Some(Ok(item))
+                            }
+                            Ok(None) => None,
+                            Err(e) => Some(Err(e)),
+                        });
+                    }
+                },
+            }
+        }
     }
 }
 
-async fn step(cursor: &RefCell<Cursor>) -> Result<JsValue, Error> {
-    loop {
-        let (client, event_id, page, size, signal) = {
-            let mut c = cursor.borrow_mut();
-            if let Some(value) = c.buffer.pop_front() {
-                return Ok(result(value, false));
-            }
-            if c.finished {
-                return Ok(result(JsValue::UNDEFINED, true));
-            }
-            (
-                c.client.clone(),
-                c.event_id,
-                c.next_page,
-                c.page_size,
-                c.signal.clone(),
-            )
-        };
-        let pages = client
-            .event_pages(
-                f64::from(event_id),
-                Some(f64::from(page)),
-                Some(f64::from(size)),
-                signal,
-            )
-            .await?;
-        let member = |name: &str| Reflect::get(&pages, &name.into()).unwrap_or(JsValue::UNDEFINED);
-        let summaries = Array::from(&member("fundraisingPages"));
-        let total_pages = member("totalPages").as_f64().unwrap_or(0.0);
-        let mut c = cursor.borrow_mut();
-        c.next_page = page + 1;
-        // Without a page count, a short page is the last one.
-        c.finished = summaries.length() == 0
-            || if total_pages > 0.0 {
-                f64::from(page) >= total_pages
-            } else {
-                summaries.length() < size
-            };
-        c.buffer.extend(summaries.iter());
+impl std::fmt::Debug for PageStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageStream").finish_non_exhaustive()
     }
 }
 
-/// One result of `next()`: `{value, done}`.
-#[derive(Serialize)]
-struct Step {
-    #[serde(with = "serde_wasm_bindgen::preserve")]
-    value: JsValue,
-    done: bool,
-}
-
-fn result(value: JsValue, done: bool) -> JsValue {
-    to_js(&Step { value, done })
+impl Client {
+    /// Every fundraising page summary of the event, page after page (`page_size` per request,
+    /// 1 to 100; 100 when `None`), as a [`Stream`]. Fails at once with `invalid_argument` for
+    /// a bad page size. Dropping the stream cancels the request in flight.
+    ///
+    /// ```no_run
+    /// # async fn run(client: fundraising_client::Client) -> Result<(), fundraising_client::Error> {
+    /// use futures_util::StreamExt;
+    /// let mut pages = client.event_pages_stream(1001, None)?;
+    /// while let Some(page) = pages.next().await {
+    ///     println!("{}", page?.page_title);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn event_pages_stream(
+        &self,
+        event_id: i32,
+        page_size: Option<u32>,
+    ) -> Result<PageStream, Error> {
+        let pages = Pages::new(
+            self.clone(),
+            f64::from(event_id),
+            f64::from(page_size.unwrap_or(DEFAULT_PAGE_SIZE)),
+            typed_page,
+        )?;
+        Ok(PageStream {
+            state: StreamState::Idle(Box::new(pages)),
+        })
+    }
 }

@@ -1,14 +1,17 @@
-//! The donation return flow: `waitForDonation` polls through 404 and `Pending` to a final
-//! status, against donations the sandbox stages (its test-only route).
+//! The donation return flow through the typed API: `wait_for_donation` polls through 404 and
+//! `Pending` to a final status, against donations the sandbox stages (its test-only route).
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Duration;
 
 use common::*;
-use js_sys::{Array, Promise};
+use fundraising_client::model::DonationStatus;
+use fundraising_client::{code, new_donation_reference, WaitOptions};
+use futures_util::future::{select, Either};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -18,18 +21,16 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// Stages a donation at the sandbox: 404 for `appears` seconds, `Pending` until `settles`,
 /// then `status`.
 async fn stage(reference: &str, appears: u32, settles: u32, status: &str) {
-    let body = [
-        r#"{"reference":""#,
-        reference,
-        r#"","appears_after_secs":"#,
-        &appears.to_string(),
-        r#","final_after_secs":"#,
-        &settles.to_string(),
-        r#","final_status":""#,
-        status,
-        r#"","amount":"12.50","message":"Well done!","share_message":true}"#,
-    ]
-    .concat();
+    let body = serde_json::json!({
+        "reference": reference,
+        "appears_after_secs": appears,
+        "final_after_secs": settles,
+        "final_status": status,
+        "amount": "12.50",
+        "message": "Well done!",
+        "share_message": true,
+    })
+    .to_string();
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     init.set_body(&body.into());
@@ -45,53 +46,39 @@ async fn stage(reference: &str, appears: u32, settles: u32, status: &str) {
     assert_eq!(response.status(), 201, "staging {reference}");
 }
 
-/// A status callback that records every `(status, donation)` it is called with.
-fn recorder() -> (js_sys::Function, Rc<RefCell<Vec<String>>>) {
-    let seen: Rc<RefCell<Vec<String>>> = Rc::default();
+/// Wait options that record every status they are told.
+fn recording(timeout_ms: u64) -> (WaitOptions, Rc<RefCell<Vec<DonationStatus>>>) {
+    let seen: Rc<RefCell<Vec<DonationStatus>>> = Rc::default();
     let sink = seen.clone();
-    let callback =
-        Closure::<dyn FnMut(String, JsValue)>::new(move |status: String, donation: JsValue| {
-            assert_eq!(text(&donation, "status"), status);
-            sink.borrow_mut().push(status);
-        });
-    (callback.into_js_value().unchecked_into(), seen)
+    let options = WaitOptions::default()
+        .timeout(Duration::from_millis(timeout_ms))
+        .on_status(move |donation| sink.borrow_mut().push(donation.status.clone()));
+    (options, seen)
 }
 
 #[wasm_bindgen_test]
 async fn waits_through_not_found_and_pending_to_accepted() {
-    let reference = unique_key("return");
+    let reference = new_donation_reference().expect("a reference");
     stage(&reference, 1, 3, "Accepted").await;
-    let client = client_for(BASE_URL);
-    let (on_status, seen) = recorder();
+    let (options, seen) = recording(20_000);
     let started = js_sys::Date::now();
-    let donation = wait(
-        client.wait_for_donation(
-            reference.as_str().into(),
-            Some(
-                object(&[("timeoutMs", 20_000.into()), ("onStatus", on_status.into())])
-                    .unchecked_into(),
-            ),
-        ),
-    )
-    .await
-    .expect("the donation settles");
-    assert_eq!(text(&donation, "status"), "Accepted");
-    assert_eq!(text(&donation, "thirdPartyReference"), reference);
-    assert_eq!(text(&donation, "amount"), "12.50");
-    assert_eq!(text(&donation, "message"), "Well done!");
+    let donation = client_for(BASE_URL)
+        .wait_for_donation(&reference, options)
+        .await
+        .expect("the donation settles");
+    assert_eq!(donation.status, DonationStatus::Accepted);
+    assert_eq!(donation.third_party_reference, reference);
+    assert_eq!(donation.amount, "12.50");
+    assert_eq!(donation.message.as_deref(), Some("Well done!"));
     let elapsed = js_sys::Date::now() - started;
     assert!(
         elapsed >= 2_500.0,
         "settled after {elapsed} ms, before the sandbox did"
     );
     let seen = seen.borrow().clone();
-    assert_eq!(
-        seen.last().map(String::as_str),
-        Some("Accepted"),
-        "{seen:?}"
-    );
+    assert_eq!(seen.last(), Some(&DonationStatus::Accepted), "{seen:?}");
     assert!(
-        seen.len() <= 2 && (seen.len() == 1 || seen[0] == "Pending"),
+        seen.len() <= 2 && (seen.len() == 1 || seen[0] == DonationStatus::Pending),
         "{seen:?}"
     );
 }
@@ -100,124 +87,76 @@ async fn waits_through_not_found_and_pending_to_accepted() {
 async fn other_final_statuses_end_the_wait_too() {
     let reference = unique_key("rejected");
     stage(&reference, 0, 1, "Rejected").await;
-    let client = client_for(BASE_URL);
-    let donation = wait(client.wait_for_donation(reference.as_str().into(), None))
+    let donation = client_for(BASE_URL)
+        .wait_for_donation(&reference, WaitOptions::default())
         .await
         .expect("settled");
-    assert_eq!(text(&donation, "status"), "Rejected");
+    assert_eq!(donation.status, DonationStatus::Rejected);
 }
 
 #[wasm_bindgen_test]
-async fn a_donation_that_never_settles_times_out_and_an_abort_ends_the_wait() {
+async fn a_donation_that_never_settles_times_out_and_dropping_the_wait_ends_it() {
     let reference = unique_key("pending");
     stage(&reference, 0, 600, "Accepted").await;
     let client = client_for(BASE_URL);
-    let (on_status, seen) = recorder();
-    let result = wait(client.wait_for_donation(
-        reference.as_str().into(),
-        Some(
-            object(&[("timeoutMs", 2_500.into()), ("onStatus", on_status.into())]).unchecked_into(),
-        ),
-    ))
-    .await;
-    assert_eq!(code(result), "timeout");
-    assert_eq!(*seen.borrow(), ["Pending"]);
+    let (options, seen) = recording(2_500);
+    let e = client
+        .wait_for_donation(&reference, options)
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), code::TIMEOUT);
+    assert_eq!(*seen.borrow(), [DonationStatus::Pending]);
 
     // Never found at all: still a timeout, not not_found.
-    let result = wait(client.wait_for_donation(
-        unique_key("missing").into(),
-        Some(object(&[("timeoutMs", 1_500.into())]).unchecked_into()),
-    ))
-    .await;
-    assert_eq!(code(result), "timeout");
+    let options = WaitOptions::default().timeout(Duration::from_millis(1_500));
+    let e = client
+        .wait_for_donation(&unique_key("missing"), options)
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), code::TIMEOUT);
 
-    let controller = web_sys::AbortController::new().unwrap();
-    let waiting = client.wait_for_donation(
-        reference.as_str().into(),
-        Some(object(&[("signal", controller.signal().into())]).unchecked_into()),
-    );
-    pause(300).await;
-    controller.abort();
-    let started = js_sys::Date::now();
-    assert_eq!(code(wait(waiting).await), "aborted");
-    assert!(
-        js_sys::Date::now() - started < 1_000.0,
-        "the abort was not prompt"
+    // Dropped while it waits between polls: the wait ends, nothing polls any more (the
+    // counting proxy sees no further request).
+    let key = unique_key("dropped-wait");
+    let counted = client_for(&faulty_base_url(&key, 0, 0));
+    let waiting = Box::pin(counted.wait_for_donation(&reference, WaitOptions::default()));
+    match select(waiting, Box::pin(pause(1_500))).await {
+        Either::Left((result, _)) => panic!("the wait settled: {result:?}"),
+        Either::Right(((), waiting)) => drop(waiting),
+    }
+    let polls = requests_seen(&key).await;
+    assert!(polls >= 2.0, "the wait polled {polls} times in 1.5 s");
+    pause(4_000).await;
+    assert_eq!(
+        requests_seen(&key).await,
+        polls,
+        "a dropped wait kept polling"
     );
 }
 
 #[wasm_bindgen_test]
 async fn bad_arguments_are_refused() {
     let client = client_for(BASE_URL);
-    for (arg, options) in [
-        (JsValue::from(""), None),
-        (JsValue::from(5), None),
-        ("ref".into(), Some(object(&[("timeoutMs", (-1).into())]))),
-        (
-            "ref".into(),
-            Some(object(&[("onStatus", "not a function".into())])),
-        ),
-    ] {
-        let result = wait(client.wait_for_donation(arg, options.map(JsCast::unchecked_into))).await;
-        assert_eq!(code(result), "invalid_argument");
-    }
-}
-
-/// Resolves on the next `sessionchange` of `client` with `[reason, session]`.
-fn next_change(client: &fundraising_client::FundraisingClient) -> Promise {
-    let mut listener = None;
-    let promise = Promise::new(&mut |resolve, _| {
-        let mut resolve = Some(resolve);
-        let callback =
-            Closure::<dyn FnMut(web_sys::CustomEvent)>::new(move |event: web_sys::CustomEvent| {
-                if let Some(resolve) = resolve.take() {
-                    let detail = event.detail();
-                    let change = Array::of2(&field(&detail, "reason"), &field(&detail, "session"));
-                    resolve.call1(&JsValue::NULL, &change).unwrap();
-                }
-            });
-        listener = Some(
-            callback
-                .into_js_value()
-                .unchecked_into::<js_sys::Function>(),
-        );
-    });
-    client.add_event_listener("sessionchange", &listener.unwrap());
-    promise
+    let e = client
+        .wait_for_donation("", WaitOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), code::INVALID_ARGUMENT);
+    let e = client
+        .wait_for_donation("  ", WaitOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), code::INVALID_ARGUMENT);
 }
 
 #[wasm_bindgen_test]
-async fn session_changes_are_events_and_a_sign_out_reaches_the_other_tab() {
-    let here = signing_client();
-    let other_tab = signing_client();
-    let authorize = here
-        .prepare_redirect(&fundraising_client::SignInOptions::default())
-        .unwrap();
-    let callback = mint(&authorize, "allow").await;
-
-    let changed = next_change(&here);
-    let picked_up = next_change(&other_tab);
-    wait(here.handle_callback(Some(callback)))
-        .await
-        .expect("signed in");
-    let change = Array::from(&JsFuture::from(changed).await.unwrap());
-    assert_eq!(change.get(0), "signin");
-    assert_eq!(text(&change.get(1), "profile.name"), "Demo Fundraiser");
-
-    // The other tab picks the sign-in up through the companion's session.
-    let change = Array::from(&JsFuture::from(picked_up).await.unwrap());
-    assert_eq!(change.get(0), "signin");
-    assert_eq!(text(&change.get(1), "profile.name"), "Demo Fundraiser");
-    assert!(!other_tab.session().unwrap().is_null());
-
-    // A sign-out here signs the other tab out.
-    let changed = next_change(&here);
-    let signed_out = next_change(&other_tab);
-    wait(here.sign_out()).await.expect("signed out");
-    let change = Array::from(&JsFuture::from(changed).await.unwrap());
-    assert_eq!(change.get(0), "signout");
-    assert!(change.get(1).is_null());
-    let change = Array::from(&JsFuture::from(signed_out).await.unwrap());
-    assert_eq!(change.get(0), "signout");
-    assert!(other_tab.session().unwrap().is_null());
+fn donation_references_are_fresh_guids() {
+    let a = new_donation_reference().unwrap();
+    let b = new_donation_reference().unwrap();
+    assert_ne!(a, b);
+    for r in [&a, &b] {
+        assert_eq!(r.len(), 36, "{r}");
+        assert!(r.chars().all(|c| c == '-' || c.is_ascii_hexdigit()), "{r}");
+        assert_eq!(&r[14..15], "4", "a version-4 GUID: {r}");
+    }
 }

@@ -32,7 +32,7 @@
 // attribute).
 
 import {
-  AttributeDrivenElement, el, elementsPackage, missingAttributes, styleSheet, THEME,
+  AttributeDrivenElement, el, elementsPackage, missingAttributes, styleSheet, THEME, unsupportedError,
 } from "./widget.js";
 import { textAttributes, Words } from "./widget-text.js";
 
@@ -59,7 +59,7 @@ const NOT_COMPLETED = { Rejected: "rejected", Cancelled: "cancelled", Refunded: 
 
 const DONATION_TEXTS = ["missing-attributes", "waiting", "pending", "reference", "thanks-name", "thanks", "confirmed",
   "not-completed", "rejected", "cancelled", "refunded", "other-status", "timeout-title", "timeout", "failed-title",
-  "failed", "missing-title"];
+  "failed", "missing-title", "unsupported-title"];
 
 /**
  * The custom element; observed attributes: app-id, base-url, reference, reference-param,
@@ -72,11 +72,17 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
   #status;
   /** What is on show, re-rendered on a change of language or texts. */
   #view = { state: "idle" };
+  #unsupported = null;
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: "open" });
-    root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
+    try {
+      root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
+    } catch (error) {
+      // An old browser: the error state (unstyled) rather than an element that never renders.
+      this.#unsupported = unsupportedError(error);
+    }
     // One live region for the element's whole life: screen readers announce changes inside a
     // region that already exists, not a region that is replaced.
     this.#status = el("div", { class: "status", role: "status", "aria-live": "polite", part: "status", "data-state": "idle" });
@@ -98,6 +104,11 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
 
   /** Waits for the donation of the attributes (aborted by `signal`). */
   async run(signal) {
+    if (this.#unsupported) {
+      this.#fail(this.#unsupported, { state: "error", code: "unsupported", title: "unsupported-title", key: "failed",
+        values: { message: `${this.#unsupported.message}.` } });
+      return;
+    }
     const appId = this.getAttribute("app-id");
     const baseUrl = this.getAttribute("base-url");
     const missing = missingAttributes(this, ["app-id", "base-url"]);
@@ -136,6 +147,9 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
       if (signal.aborted || error?.code === "aborted") return;
       if (error?.code === "timeout") {
         this.#fail(error, { state: "error", code: "timeout", title: "timeout-title", key: "timeout", reference });
+      } else if (error?.code === "unsupported") {
+        this.#fail(error, { state: "error", code: "unsupported", title: "unsupported-title", key: "failed",
+          values: { message: `${error.message}.` }, reference });
       } else {
         console.error(`<fundraising-donation reference="${reference}">:`, error);
         this.#fail(error, { state: "error", code: error?.code, title: "failed-title", key: "failed",

@@ -21,6 +21,7 @@ export const TEXTS = {
     loading: "Loading campaign…",
     "not-found": "No campaign is called “{name}”.",
     "load-failed": "The campaign could not be loaded: {message}",
+    unsupported: "This browser cannot show the campaign: {message}.",
     "missing-attributes": { one: "Missing attribute: {names}.", other: "Missing attributes: {names}." },
     "amount-raised": "Amount raised",
     progress: "{raised} raised of a {target} target ({percent})",
@@ -46,11 +47,13 @@ export const TEXTS = {
     "failed-title": "Your donation could not be checked",
     failed: "{message}",
     "missing-title": "This donation cannot be shown",
+    "unsupported-title": "This browser cannot show your donation",
   },
   cy: {
     loading: "Wrthi’n llwytho’r ymgyrch…",
     "not-found": "Does dim ymgyrch o’r enw “{name}”.",
     "load-failed": "Doedd dim modd llwytho’r ymgyrch: {message}",
+    unsupported: "Does dim modd i’r porwr hwn ddangos yr ymgyrch: {message}.",
     "missing-attributes": { one: "Priodoledd ar goll: {names}.", other: "Priodoleddau ar goll: {names}." },
     "amount-raised": "Swm a godwyd",
     progress: "{raised} wedi’i godi o darged o {target} ({percent})",
@@ -75,6 +78,7 @@ export const TEXTS = {
     "failed-title": "Doedd dim modd gwirio eich rhodd",
     failed: "{message}",
     "missing-title": "Does dim modd dangos y rhodd hon",
+    "unsupported-title": "Does dim modd i’r porwr hwn ddangos eich rhodd",
   },
 };
 
@@ -128,7 +132,7 @@ export class Words {
     this.locale = localeOf(element);
     const primary = this.locale.split("-")[0].toLowerCase();
     /** The language of the built-in texts in use (`en` or `cy`). */
-    this.language = Object.hasOwn(TEXTS, primary) ? primary : "en";
+    this.language = Object.prototype.hasOwnProperty.call(TEXTS, primary) ? primary : "en";
     this.table = TEXTS[this.language];
     this.plurals = new Intl.PluralRules(this.locale);
   }

@@ -53,6 +53,18 @@ export function loadPackage(build = "light") {
 }
 
 /**
+ * The error of a browser that cannot run the widgets: the package's FundraisingError
+ * "unsupported" from init(), or the constructed style sheet the shadow root needs (a strict CSP
+ * blocks a `<style>` element). Its message says what is missing.
+ */
+export function unsupportedError(cause) {
+  if (cause?.code === "unsupported") return cause;
+  const error = new Error(`this browser lacks constructed style sheets (${cause?.message ?? cause})`);
+  error.code = "unsupported";
+  return error;
+}
+
+/**
  * The package the elements use: the full build when the page loads it anyway (the demo does,
  * for sign-in), so one page never loads both; the light build otherwise.
  */
@@ -204,7 +216,7 @@ export function donateUrl(template, reference) {
 /** The .NET minimum date the service uses for "no date" (0001-01-01), in milliseconds. */
 const NO_DATE_MILLIS = -62135596800000;
 
-const CAMPAIGN_TEXTS = ["loading", "not-found", "load-failed", "missing-attributes", "amount-raised", "progress", "raised",
+const CAMPAIGN_TEXTS = ["loading", "not-found", "load-failed", "unsupported", "missing-attributes", "amount-raised", "progress", "raised",
   "donations", "ends", "ended", "donate"];
 
 /**
@@ -221,15 +233,25 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
   #state = { kind: "loading" };
   /** The package, once loaded (it makes the donation references). */
   #package = null;
+  #unsupported = null;
 
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: "open" });
-    this.#root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
+    try {
+      this.#root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
+    } catch (error) {
+      // An old browser: the error state (unstyled) rather than an element that never renders.
+      this.#unsupported = unsupportedError(error);
+    }
   }
 
   /** Loads the campaign of the attributes (aborted by `signal`). */
   async run(signal) {
+    if (this.#unsupported) {
+      this.#show({ kind: "error", key: "unsupported", values: { message: this.#unsupported.message } });
+      return;
+    }
     const shortName = this.getAttribute("short-name");
     const appId = this.getAttribute("app-id");
     const baseUrl = this.getAttribute("base-url");
@@ -252,9 +274,10 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     } catch (error) {
       if (signal.aborted || error?.code === "aborted") return;
       console.error(`<fundraising-campaign short-name="${shortName}">:`, error);
+      const message = error?.message ?? String(error);
       this.#show(error?.code === "not_found"
         ? { kind: "error", key: "not-found", values: { name: shortName } }
-        : { kind: "error", key: "load-failed", values: { message: error?.message ?? String(error) } });
+        : { kind: "error", key: error?.code === "unsupported" ? "unsupported" : "load-failed", values: { message } });
       this.dispatchEvent(new CustomEvent("fundraising-error", { detail: error, bubbles: true, composed: true }));
     }
   }

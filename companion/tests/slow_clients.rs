@@ -1,5 +1,5 @@
-//! Slow and idle clients against the real `fundraising-companion` binary on 127.0.0.1
-//! (issue 13, point 1): silent and trickling connections are closed by the header-read
+//! Slow and idle clients against the real `fundraising-companion` binary on 127.0.0.1 (no
+//! client can make the server hold a connection or a descriptor for long): silent and trickling connections are closed by the header-read
 //! timeout while `/healthz` still answers within a second, a stalled body is closed by the
 //! idle timeout and a trickled one by the request timeout, more clients than the connection cap neither starve `/healthz` nor spend more
 //! descriptors than the cap (even under a low `ulimit -n`), and SIGTERM ends the process within
@@ -141,7 +141,7 @@ fn a_body_trickled_within_the_idle_timeout_is_cut_by_the_request_timeout() {
 #[test]
 fn more_clients_than_the_cap_keep_descriptors_bounded_and_do_not_starve_healthz() {
     let cap = 8;
-    // The issue's setting: more silent clients than `ulimit -n` allows descriptors.
+    // The case guarded: more silent clients than `ulimit -n` allows descriptors.
     let companion = command(&[
         "--header-read-timeout-ms",
         "300",

@@ -198,6 +198,81 @@ impl std::str::FromStr for ServiceDate {
     }
 }
 
+impl From<ServiceDate> for std::time::SystemTime {
+    /// The same instant (the offset is informational and dropped).
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime, UNIX_EPOCH};
+    /// use fundraising_core::ServiceDate;
+    /// let t: SystemTime = ServiceDate::from_millis(-1_500).into();
+    /// assert_eq!(UNIX_EPOCH.duration_since(t).unwrap(), Duration::from_millis(1_500));
+    /// ```
+    fn from(date: ServiceDate) -> Self {
+        let magnitude = std::time::Duration::from_millis(date.millis.unsigned_abs());
+        if date.millis >= 0 {
+            std::time::UNIX_EPOCH + magnitude
+        } else {
+            std::time::UNIX_EPOCH - magnitude
+        }
+    }
+}
+
+impl TryFrom<std::time::SystemTime> for ServiceDate {
+    type Error = Error;
+
+    /// The instant in whole milliseconds (truncated toward the epoch), offset `+0000`;
+    /// `invalid_argument` beyond the range of `i64` milliseconds.
+    fn try_from(time: std::time::SystemTime) -> Result<Self, Error> {
+        let out_of_range = || Error::invalid_argument("date", "out of the range of dates");
+        let millis = match time.duration_since(std::time::UNIX_EPOCH) {
+            Ok(after) => i64::try_from(after.as_millis()).map_err(|_| out_of_range())?,
+            Err(before) => {
+                -i64::try_from(before.duration().as_millis()).map_err(|_| out_of_range())?
+            }
+        };
+        Ok(ServiceDate::from_millis(millis))
+    }
+}
+
+#[cfg(feature = "chrono")]
+impl TryFrom<ServiceDate> for chrono::DateTime<chrono::Utc> {
+    type Error = Error;
+
+    /// The same instant; `invalid_argument` outside chrono's range of years.
+    fn try_from(date: ServiceDate) -> Result<Self, Error> {
+        chrono::DateTime::from_timestamp_millis(date.millis)
+            .ok_or_else(|| Error::invalid_argument("date", "out of chrono's range of dates"))
+    }
+}
+
+#[cfg(feature = "chrono")]
+impl<Tz: chrono::TimeZone> From<chrono::DateTime<Tz>> for ServiceDate {
+    /// The instant in whole milliseconds, offset `+0000`.
+    fn from(date: chrono::DateTime<Tz>) -> Self {
+        ServiceDate::from_millis(date.timestamp_millis())
+    }
+}
+
+#[cfg(feature = "time")]
+impl TryFrom<ServiceDate> for time::OffsetDateTime {
+    type Error = Error;
+
+    /// The same instant, at UTC; `invalid_argument` outside time's range of years.
+    fn try_from(date: ServiceDate) -> Result<Self, Error> {
+        time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(date.millis) * 1_000_000)
+            .map_err(|_| Error::invalid_argument("date", "out of time's range of dates"))
+    }
+}
+
+#[cfg(feature = "time")]
+impl From<time::OffsetDateTime> for ServiceDate {
+    /// The instant in whole milliseconds (floored), offset `+0000`.
+    fn from(date: time::OffsetDateTime) -> Self {
+        // time's range (years -9999 to 9999) is far inside i64 milliseconds.
+        ServiceDate::from_millis(date.unix_timestamp_nanos().div_euclid(1_000_000) as i64)
+    }
+}
+
 impl Serialize for ServiceDate {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.to_json_string())
@@ -223,6 +298,38 @@ impl<'de> Deserialize<'de> for ServiceDate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn system_time_round_trips_on_both_sides_of_the_epoch() {
+        for millis in [0, 1, -1, 1_743_761_607_553, DOTNET_MIN_MILLIS] {
+            let time: std::time::SystemTime = ServiceDate::from_millis(millis).into();
+            assert_eq!(ServiceDate::try_from(time).unwrap().millis, millis);
+        }
+    }
+
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn chrono_round_trips() {
+        for millis in [0, -1, 1_743_761_607_553, DOTNET_MIN_MILLIS] {
+            let date = chrono::DateTime::<chrono::Utc>::try_from(ServiceDate::from_millis(millis))
+                .unwrap();
+            assert_eq!(date.timestamp_millis(), millis);
+            assert_eq!(ServiceDate::from(date).millis, millis);
+        }
+        assert!(
+            chrono::DateTime::<chrono::Utc>::try_from(ServiceDate::from_millis(i64::MAX)).is_err()
+        );
+    }
+
+    #[cfg(feature = "time")]
+    #[test]
+    fn time_round_trips() {
+        for millis in [0, -1, 1_743_761_607_553, DOTNET_MIN_MILLIS] {
+            let date = time::OffsetDateTime::try_from(ServiceDate::from_millis(millis)).unwrap();
+            assert_eq!(ServiceDate::from(date).millis, millis);
+        }
+        assert!(time::OffsetDateTime::try_from(ServiceDate::from_millis(i64::MAX)).is_err());
+    }
 
     #[test]
     fn parses_every_form() {

@@ -299,6 +299,8 @@ mod tests {
     }
 
     impl JsonNode for Tree {
+        type Names = Vec<&'static str>;
+
         fn string(&self) -> Option<String> {
             match self {
                 Tree::Text(s) => Some((*s).to_owned()),
@@ -329,21 +331,27 @@ mod tests {
                 _ => None,
             }
         }
-        fn exact_member(&self, name: &'static str) -> Option<Self> {
+        fn get(&self, name: &'static str) -> Option<Self> {
             match self {
                 Tree::Map(members) => members
                     .iter()
-                    .find(|(k, v)| *k == name && !matches!(v, Tree::Null))
+                    .find(|(k, _)| *k == name)
                     .map(|(_, v)| v.clone()),
                 _ => None,
             }
         }
-        fn member_ignoring_case(&self, name: &'static str) -> Option<Self> {
+        fn names(&self) -> Option<Vec<&'static str>> {
             match self {
-                Tree::Map(members) => members
-                    .iter()
-                    .find(|(k, v)| k.eq_ignore_ascii_case(name) && !matches!(v, Tree::Null))
-                    .map(|(_, v)| v.clone()),
+                Tree::Map(members) => Some(members.iter().map(|(k, _)| *k).collect()),
+                _ => None,
+            }
+        }
+        fn name_list(names: &Vec<&'static str>) -> Vec<String> {
+            names.iter().map(|n| (*n).to_owned()).collect()
+        }
+        fn value_at(&self, _: &Vec<&'static str>, index: usize) -> Option<Self> {
+            match self {
+                Tree::Map(members) => members.get(index).map(|(_, v)| v.clone()),
                 _ => None,
             }
         }

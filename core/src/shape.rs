@@ -168,6 +168,36 @@ mod tests {
     }
 
     #[test]
+    fn declarations_speak_javascript() {
+        use crate::companion::Profile;
+        use crate::model::*;
+        let all = [
+            Campaign::TS,
+            CurrencyDto::TS,
+            CampaignDonationSummary::TS,
+            Donation::TS,
+            Event::TS,
+            EventCreated::TS,
+            Link::TS,
+            ErrorDetail::TS,
+            EventPages::TS,
+            FundraisingPageSummary::TS,
+            InMemoryPerson::TS,
+            DonationStatus::TS,
+            DonationSource::TS,
+            EventType::TS,
+            CampaignStatus::TS,
+            PageStatus::TS,
+            Profile::TS,
+        ];
+        for ts in all {
+            for rust in ["crate::", "`None`", "[`", "`Some", "Option<", "Vec<", "::"] {
+                assert!(!ts.contains(rust), "{rust} in {ts}");
+            }
+        }
+    }
+
+    #[test]
     fn declarations_come_from_the_types() {
         let ts = Campaign::TS;
         assert!(ts.starts_with("/** A campaign"), "{ts}");
@@ -182,8 +212,19 @@ mod tests {
         );
         assert!(Donation::TS.contains("  amount: string;\n"));
         assert!(Donation::TS.contains("  status: DonationStatus;\n"));
-        // A type JS writes: members with a default or null may be left out.
-        assert!(Event::TS.contains("  name?: string;\n"), "{}", Event::TS);
+        // A type JS writes: members with a default or null may be left out, but not those the
+        // call refuses when missing.
+        assert!(Event::TS.contains("  name: string;\n"), "{}", Event::TS);
+        assert!(
+            Event::TS.contains("  eventType: EventType;\n"),
+            "{}",
+            Event::TS
+        );
+        assert!(
+            Event::TS.contains("  location?: string;\n"),
+            "{}",
+            Event::TS
+        );
         assert!(
             Event::TS.contains("  startDate?: Date | null;\n"),
             "{}",

@@ -706,7 +706,7 @@ async fn unknown_paths_are_404() {
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
 }
 
-// ---------------------------------------------------------------- issue 11: standard crates
+// ---------------------------------------------------------------- id_tokens as standard JWT libraries read them
 
 #[tokio::test]
 async fn id_tokens_validate_with_jsonwebtoken_by_kid() {
@@ -829,7 +829,7 @@ async fn basic_credentials_are_form_urlencoded_as_rfc6749_says_and_raw_still_wor
     assert!(!authenticated(&app, &basic(&form_encode("ünï:app%+1"), secret)).await);
 }
 
-// ---------------------------------------------------------------- issue 13.2: revocation
+// ---------------------------------------------------------------- token revocation (RFC 7009)
 
 async fn revoke(app: &axum::Router, auth: Option<&str>, pairs: &[(&str, &str)]) -> Reply {
     let mut request = token_request(auth, pairs);
@@ -929,7 +929,7 @@ async fn revoking_an_unknown_or_foreign_token_answers_200_and_changes_nothing() 
     assert_eq!(get_it.json()["error"], "invalid_request");
 }
 
-// ---------------------------------------------------------------- issue 13.3: bounded growth
+// ---------------------------------------------------------------- bounded growth: parameter caps, pending authorizations
 
 #[tokio::test]
 async fn authorize_parameters_are_capped() {
@@ -1046,7 +1046,7 @@ async fn a_flood_of_authorize_calls_keeps_pending_requests_bounded() {
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
 }
 
-// ---------------------------------------------------------------- issue 13.4
+// ---------------------------------------------------------------- codes bound to their client
 
 #[tokio::test]
 async fn another_clients_used_code_is_invalid_grant_and_revokes_nothing() {
@@ -1075,7 +1075,7 @@ async fn another_clients_used_code_is_invalid_grant_and_revokes_nothing() {
     assert_eq!(refresh(&app, &rt).await.status, StatusCode::OK);
 }
 
-// ---------------------------------------------------------------- issue 13.5: login pages
+// ---------------------------------------------------------------- login pages: cross-site posts, wrong passwords, headers
 
 fn login_form(
     request: &str,
@@ -1310,7 +1310,7 @@ async fn identity_pages_send_csp_frame_and_nosniff_headers_with_nothing_inline()
     assert!(css.body.contains("font-family"));
 }
 
-// ---------------------------------------------------------------- issue 13.9
+// ---------------------------------------------------------------- token endpoint errors in RFC 6749 form
 
 #[tokio::test]
 async fn every_token_endpoint_failure_is_rfc6749_json() {

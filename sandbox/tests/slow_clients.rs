@@ -1,5 +1,5 @@
-//! Slow and idle clients against the real `fundraising-sandbox` binary on 127.0.0.1 (issue 13,
-//! point 1), on both listeners: silent and trickling connections are closed by the header-read
+//! Slow and idle clients against the real `fundraising-sandbox` binary on 127.0.0.1, on both
+//! listeners (no client can make a server hold a connection or a descriptor for long): silent and trickling connections are closed by the header-read
 //! timeout while discovery and a resource call still answer within a second, a stalled event
 //! body is closed by the idle timeout and a trickled one by the request timeout, more clients than the connection cap neither starve the
 //! API nor spend more descriptors than the cap, and SIGTERM ends the process within the

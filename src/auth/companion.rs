@@ -5,9 +5,9 @@ use fundraising_core::companion::{ErrorBody, TokenAnswer, TokenRequest};
 use web_sys::AbortSignal;
 
 use super::Session;
-use crate::convert::{from_js, parse_body, to_js, to_json};
-use crate::error_body::service_error;
+use crate::convert::{from_js, to_js, to_json};
 use crate::http::{send, HttpRequest, HttpResponse, Method};
+use crate::json::{parse_body, service_error};
 use crate::Error;
 
 /// The companion at `url`.

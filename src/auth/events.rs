@@ -1,74 +1,23 @@
-//! Session changes: a `sessionchange` event on the client, and the tabs of one origin kept in
-//! step through a `BroadcastChannel`: a sign-out in one tab signs the client out in every
-//! other tab, and a sign-in is picked up by the others through the companion's session.
+//! Session changes: told to the client's subscribers, and the tabs of one origin kept in step
+//! through a `BroadcastChannel`: a sign-out in one tab signs the client out in every other tab,
+//! and a sign-in is picked up by the others through the companion's session.
 
-use std::rc::Weak;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use web_sys::{BroadcastChannel, CustomEvent, CustomEventInit, EventTarget, MessageEvent};
+use web_sys::{BroadcastChannel, MessageEvent};
 
-use super::{Auth, Session};
-use crate::convert::to_js;
+use super::{Auth, Reason, SessionChange};
 
-/// The event's name.
-pub(crate) const SESSION_CHANGE: &str = "sessionchange";
+/// A subscriber of session changes.
+pub(crate) type Listener = Rc<dyn Fn(&SessionChange)>;
 
-/// Why the session changed (`detail.reason` of the event).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Reason {
-    /// A sign-in finished here, or a session was picked up from the companion.
-    SignIn,
-    /// The access token was renewed.
-    Refresh,
-    /// Signed out, here or in another tab.
-    SignOut,
-    /// The companion no longer holds the session (`session_expired`).
-    Expired,
-}
-
-macro_rules! reasons {
-    ($($variant:ident => $name:literal),* $(,)?) => {
-        impl Reason {
-            fn as_str(self) -> &'static str {
-                match self { $(Reason::$variant => $name,)* }
-            }
-        }
-
-        /// The declarations of the event's detail.
-        #[allow(dead_code)] // read by the `typescript_custom_section` in typescript.rs
-        pub(crate) const SESSION_CHANGE_TS: &str = concat!(
-            "/** Why the session changed. */\n",
-            "export type SessionChangeReason = ", $("\"", $name, "\" | ",)* "never;\n",
-            "/** `detail` of the client's `sessionchange` event. */\n",
-            "export interface SessionChange {\n",
-            "  reason: SessionChangeReason;\n",
-            "  /** The session now, or null when signed out. */\n",
-            "  session: Session | null;\n",
-            "}\n"
-        );
-    };
-}
-
-reasons! {
-    SignIn => "signin",
-    Refresh => "refresh",
-    SignOut => "signout",
-    Expired => "expired",
-}
-
-/// `detail` of the event.
-#[derive(Serialize)]
-struct Change<'a> {
-    reason: &'static str,
-    session: Option<&'a Session>,
-}
-
-/// The client's event target and its channel to the other tabs.
+/// The client's subscribers and its channel to the other tabs.
 pub(crate) struct SessionEvents {
-    target: Option<EventTarget>,
+    listeners: RefCell<Vec<Listener>>,
     channel: Option<BroadcastChannel>,
-    _listener: Option<Closure<dyn FnMut(MessageEvent)>>,
+    _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
 }
 
 impl SessionEvents {
@@ -76,7 +25,6 @@ impl SessionEvents {
     /// platform has one) tells `auth` what other tabs did; the channel never keeps a Node
     /// process alive (it is `unref`ed where the platform can).
     pub(crate) fn new(app_id: &str, tabs: bool, auth: Weak<Auth>) -> Self {
-        let target = EventTarget::new().ok();
         let channel = tabs
             .then(|| BroadcastChannel::new(&["fundraising-client:session:", app_id].concat()).ok())
             .flatten();
@@ -87,39 +35,42 @@ impl SessionEvents {
                 }
             }
         }
-        let listener = channel.as_ref().map(|channel| {
-            let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let on_message = channel.as_ref().map(|channel| {
+            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 let Some(auth) = auth.upgrade() else { return };
                 // What one tab tells the others: the reason, as a string.
                 if let Some(kind) = event.data().as_string() {
                     auth.on_other_tab(&kind);
                 }
             });
-            channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
-            listener
+            channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            on_message
         });
         SessionEvents {
-            target,
+            listeners: RefCell::new(Vec::new()),
             channel,
-            _listener: listener,
+            _on_message: on_message,
         }
     }
 
-    /// The event target listeners are added to.
-    pub(crate) fn target(&self) -> Option<&EventTarget> {
-        self.target.as_ref()
+    /// Adds a subscriber.
+    pub(crate) fn subscribe(&self, listener: Listener) {
+        self.listeners.borrow_mut().push(listener);
     }
 
-    /// Fires `sessionchange` with `{reason, session}`.
-    pub(crate) fn dispatch(&self, reason: Reason, session: Option<&Session>) {
-        let Some(target) = &self.target else { return };
-        let init = CustomEventInit::new();
-        init.set_detail(&to_js(&Change {
-            reason: reason.as_str(),
-            session,
-        }));
-        if let Ok(event) = CustomEvent::new_with_event_init_dict(SESSION_CHANGE, &init) {
-            let _ = target.dispatch_event(&event);
+    /// Removes a subscriber.
+    pub(crate) fn unsubscribe(&self, listener: &Listener) {
+        self.listeners
+            .borrow_mut()
+            .retain(|l| !Rc::ptr_eq(l, listener));
+    }
+
+    /// Tells every subscriber (those subscribed when the change happened; a subscriber may
+    /// subscribe, unsubscribe or change the session again).
+    pub(crate) fn dispatch(&self, change: &SessionChange) {
+        let listeners = self.listeners.borrow().clone();
+        for listener in listeners {
+            listener(change);
         }
     }
 
@@ -137,5 +88,38 @@ impl Drop for SessionEvents {
             channel.set_onmessage(None);
             channel.close();
         }
+    }
+}
+
+/// A subscription to session changes
+/// ([`Client::on_session_change`](crate::Client::on_session_change)); dropping it
+/// unsubscribes.
+#[must_use = "dropping the subscription unsubscribes at once"]
+pub struct Subscription {
+    auth: Weak<Auth>,
+    listener: Listener,
+}
+
+impl Subscription {
+    pub(crate) fn new(auth: &Rc<Auth>, listener: Listener) -> Self {
+        auth.events().subscribe(listener.clone());
+        Subscription {
+            auth: Rc::downgrade(auth),
+            listener,
+        }
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        if let Some(auth) = self.auth.upgrade() {
+            auth.events().unsubscribe(&self.listener);
+        }
+    }
+}
+
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription").finish_non_exhaustive()
     }
 }

@@ -9,12 +9,12 @@ mod signin;
 mod transaction;
 
 pub(crate) use companion::Companion;
-#[allow(unused_imports)] // the declarations are read by typescript.rs (wasm32 only)
-pub(crate) use events::{SESSION_CHANGE, SESSION_CHANGE_TS};
+pub use events::Subscription;
 pub use fundraising_core::companion::Profile;
 pub use popup::PopupSignIn;
-pub(crate) use request::AuthConfig;
-pub use request::SignInRequest;
-pub use session::Session;
-pub use signin::Auth;
+pub(crate) use request::{AuthConfig, SignInRequest};
+#[cfg(feature = "js")]
+pub(crate) use session::SESSION_CHANGE_TS;
+pub use session::{Reason, Session, SessionChange};
+pub(crate) use signin::Auth;
 pub(crate) use transaction::Transaction;

@@ -14,7 +14,7 @@ use super::SignInRequest;
 use crate::convert::{from_js, to_js};
 use crate::Error;
 
-#[wasm_bindgen(module = "/src/js/popup.js")]
+#[wasm_bindgen(module = "/src/auth/popup.js")]
 extern "C" {
     #[wasm_bindgen(js_name = waitForCallback)]
     #[allow(clippy::too_many_arguments)]
@@ -27,10 +27,27 @@ extern "C" {
         poll_ms: u32,
         closed_polls: u32,
         signal: Option<AbortSignal>,
+        dropped: &AbortSignal,
     ) -> Promise;
 }
 
-/// How the wait for the pop-up ended, as `src/js/popup.js` resolves: `outcome` is
+/// Ends the wait for the pop-up when the future waiting for it is dropped: the listeners and
+/// timers go, and the pop-up closes.
+struct WaitGuard<'a> {
+    dropped: web_sys::AbortController,
+    popup: &'a Window,
+}
+
+impl Drop for WaitGuard<'_> {
+    fn drop(&mut self) {
+        self.dropped.abort();
+        if !self.popup.closed().unwrap_or(true) {
+            let _ = self.popup.close();
+        }
+    }
+}
+
+/// How the wait for the pop-up ended, as `src/auth/popup.js` resolves: `outcome` is
 /// `callback` (with the `url`), `aborted`, `timeout` or `closed`.
 #[derive(Record)]
 struct Outcome {
@@ -114,7 +131,7 @@ impl PopupSignIn {
     /// Waits for the callback URL of this sign-in: a `message` on this window from this
     /// window's own origin, or a message on the sign-in's `BroadcastChannel`, either carrying
     /// a callback whose state is this sign-in's. Anything else is ignored. Ends with
-    /// `popup_closed`, `timeout` or `aborted` otherwise. (The listening is `src/js/popup.js`;
+    /// `popup_closed`, `timeout` or `aborted` otherwise. (The listening is `src/auth/popup.js`;
     /// the state check is core's callback parser.)
     pub(crate) async fn wait_for_callback(
         &self,
@@ -129,6 +146,11 @@ impl PopupSignIn {
         let accept = Closure::<dyn FnMut(String) -> bool>::new(move |url: String| {
             callback_state(&url).as_deref() == Some(state.as_str())
         });
+        let guard = WaitGuard {
+            dropped: web_sys::AbortController::new()
+                .map_err(|_| Error::Unsupported("no AbortController"))?,
+            popup: &self.popup,
+        };
         let outcome = JsFuture::from(wait_for_callback(
             &self.popup,
             MESSAGE_TYPE,
@@ -138,12 +160,11 @@ impl PopupSignIn {
             POLL_MS,
             CLOSED_POLLS,
             signal.cloned(),
+            &guard.dropped.signal(),
         ))
         .await;
+        drop(guard);
         drop(accept);
-        if !self.popup.closed().unwrap_or(true) {
-            let _ = self.popup.close();
-        }
         let outcome = outcome.map_err(|_| Error::PopupClosed)?;
         let Outcome { outcome, url } = from_js(outcome, "pop-up outcome")?;
         match (outcome.as_str(), url) {

@@ -5,15 +5,8 @@ use fundraising_core::authorize::{normalize_scopes, AuthorizeRequest};
 use fundraising_core::{nonce, pkce};
 
 use crate::options::{ClientOptions, SignInOptions};
+use crate::random::random;
 use crate::Error;
-
-/// `N` cryptographically random bytes (getrandom: `crypto.getRandomValues`).
-fn random<const N: usize>() -> Result<[u8; N], Error> {
-    let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes)
-        .map_err(|_| Error::Unsupported("no cryptographic random source"))?;
-    Ok(bytes)
-}
 
 /// The addresses sign-in needs, checked once.
 #[derive(Debug, Clone)]
@@ -41,14 +34,14 @@ impl AuthConfig {
             auth_url: need(&options.auth_url, "authUrl")?,
             redirect_uri: need(&options.redirect_uri, "redirectUri")?,
             companion_url: need(&options.companion_url, "companionUrl")?,
-            scopes: options.scopes.clone().unwrap_or_default(),
+            scopes: options.scopes.clone(),
         })
     }
 }
 
 /// One sign-in attempt's secrets and the address to open.
 #[derive(Clone)]
-pub struct SignInRequest {
+pub(crate) struct SignInRequest {
     /// The `state` sent, and expected back with the code.
     pub state: String,
     /// The `nonce` sent, which the id_token must carry.

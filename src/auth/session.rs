@@ -1,25 +1,22 @@
-//! The signed-in session as JS sees it.
+//! The signed-in session, and what is told when it changes.
 
 use std::fmt;
 
 use fundraising_core::companion::{Profile, TokenAnswer};
-use fundraising_core::shape::TypeScript;
 use fundraising_core::ServiceDate;
-use serde::Serialize;
-use wasm_bindgen::JsValue;
-
-use crate::convert;
+use serde::{Deserialize, Serialize};
 
 /// The current sign-in: who signed in and until when, and (in token-mediating mode) the
 /// short-lived access token. The refresh token stays in the companion's HttpOnly cookie; in
-/// BFF mode the access token stays there too and `accessToken` is `null`.
-#[derive(Clone, Serialize, TypeScript)]
+/// BFF mode the access token stays there too and `access_token` is `None`.
+///
+/// `Debug` prints the access token as `[redacted]`.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Session {
-    /// The bearer token for resource calls; `null` in BFF mode.
+    /// The bearer token for resource calls; `None` in BFF mode.
     pub access_token: Option<String>,
     /// When the access token expires.
-    #[serde(serialize_with = "convert::date")]
     pub expires_at: ServiceDate,
     /// The scopes granted, space-separated, when the server said.
     pub scope: Option<String>,
@@ -52,9 +49,54 @@ impl From<TokenAnswer> for Session {
     }
 }
 
-impl Session {
-    /// The session as JS sees it: `{accessToken, expiresAt: Date, scope, profile: {sub, name, email}}`.
-    pub fn to_js(&self) -> JsValue {
-        convert::to_js(self)
-    }
+macro_rules! reasons {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal),* $(,)?) => {
+        /// Why the session changed.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Reason {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Reason {
+            /// The name JavaScript sees in `sessionchange`'s `detail.reason`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Reason::$variant => $name,)* }
+            }
+
+        }
+
+        /// The declarations of the JS `sessionchange` event's detail, for the JS layer.
+        #[allow(dead_code)] // read by the JS layer's `typescript_custom_section`
+        pub(crate) const SESSION_CHANGE_TS: &str = concat!(
+            "/** Why the session changed. */\n",
+            "export type SessionChangeReason = ", $("\"", $name, "\" | ",)* "never;\n",
+            "/** `detail` of the client's `sessionchange` event. */\n",
+            "export interface SessionChange {\n",
+            "  reason: SessionChangeReason;\n",
+            "  /** The session now, or null when signed out. */\n",
+            "  session: Session | null;\n",
+            "}\n"
+        );
+    };
+}
+
+reasons! {
+    /// A sign-in finished here, or a session was picked up from the companion.
+    SignIn => "signin",
+    /// The access token was renewed.
+    Refresh => "refresh",
+    /// Signed out, here or in another tab.
+    SignOut => "signout",
+    /// The companion no longer holds the session (`session_expired`).
+    Expired => "expired",
+}
+
+/// A change of the session, told to every subscriber
+/// ([`Client::on_session_change`](crate::Client::on_session_change)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionChange {
+    /// Why it changed.
+    pub reason: Reason,
+    /// The session now; `None` when signed out.
+    pub session: Option<Session>,
 }

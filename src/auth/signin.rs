@@ -11,12 +11,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
-use super::events::{Reason, SessionEvents};
+use super::events::SessionEvents;
 use super::popup::{self, PopupSignIn};
 use super::transaction::Transaction;
-use super::{AuthConfig, Companion, Session, SignInRequest};
+use super::{AuthConfig, Companion, Reason, Session, SessionChange, SignInRequest};
 use crate::options::SignInOptions;
-use crate::timer::now_ms;
+use crate::time::now_ms;
 use crate::Error;
 
 /// A token that expires within this is refreshed first.
@@ -31,7 +31,7 @@ struct Flight {
 
 /// Sign-in state: configuration (or why sign-in is not configured), the current session and
 /// the refresh in flight.
-pub struct Auth {
+pub(crate) struct Auth {
     config: Result<AuthConfig, Error>,
     timeout_ms: u32,
     bff: bool,
@@ -60,15 +60,15 @@ impl Auth {
         })
     }
 
-    /// The target of the `sessionchange` event.
-    pub(crate) fn events(&self) -> Option<&web_sys::EventTarget> {
-        self.events.target()
+    /// The subscribers of session changes.
+    pub(crate) fn events(&self) -> &SessionEvents {
+        &self.events
     }
 
-    /// Keeps `session` and tells the page why it changed.
+    /// Keeps `session` and tells the subscribers why it changed.
     fn set_session(&self, session: Option<Session>, reason: Reason) {
-        *self.session.borrow_mut() = session;
-        self.events.dispatch(reason, self.session.borrow().as_ref());
+        *self.session.borrow_mut() = session.clone();
+        self.events.dispatch(&SessionChange { reason, session });
     }
 
     /// Another tab of this origin signed in or out.
@@ -100,29 +100,35 @@ impl Auth {
     }
 
     /// True when the companion runs in BFF mode (the page never holds an access token).
-    pub fn bff(&self) -> bool {
+    pub(crate) fn bff(&self) -> bool {
         self.bff
     }
 
     /// The current session, if signed in.
-    pub fn session(&self) -> Option<Session> {
+    pub(crate) fn session(&self) -> Option<Session> {
         self.session.borrow().clone()
     }
 
+    /// True when signed in.
+    pub(crate) fn signed_in(&self) -> bool {
+        self.session.borrow().is_some()
+    }
+
     /// Opens the sign-in pop-up (synchronously).
-    pub fn open_popup(&self, options: &SignInOptions) -> Result<PopupSignIn, Error> {
+    pub(crate) fn open_popup(&self, options: &SignInOptions) -> Result<PopupSignIn, Error> {
         let request = SignInRequest::new(self.config()?, options)?;
         PopupSignIn::open(request)
     }
 
     /// Waits for the pop-up's callback, checks it and redeems the code: the new session.
-    pub async fn finish_popup(
+    /// `timeout_ms`: how long the user has (default 5 minutes).
+    pub(crate) async fn finish_popup(
         &self,
         pending: &PopupSignIn,
-        options: &SignInOptions,
+        timeout_ms: Option<u32>,
+        signal: Option<&AbortSignal>,
     ) -> Result<Session, Error> {
-        let signal = options.signal.as_ref();
-        let timeout = options.timeout()?.unwrap_or(popup::DEFAULT_TIMEOUT_MS);
+        let timeout = timeout_ms.unwrap_or(popup::DEFAULT_TIMEOUT_MS);
         let url = pending.wait_for_callback(timeout, signal).await?;
         let callback = callback::parse(&url)?;
         if callback.state != pending.request.state {
@@ -145,10 +151,16 @@ impl Auth {
 
     /// Starts a redirect sign-in without navigating: stores the transaction in
     /// `sessionStorage` and returns the authorize URL to go to.
-    pub fn prepare_redirect(&self, options: &SignInOptions) -> Result<String, Error> {
+    /// `return_path` is where the home page goes once the sign-in is finished (a path of this
+    /// site), when given.
+    pub(crate) fn prepare_redirect(
+        &self,
+        options: &SignInOptions,
+        return_path: Option<String>,
+    ) -> Result<String, Error> {
         let request = SignInRequest::new(self.config()?, options)?;
-        let return_path = match &options.return_path {
-            Some(path) if path.starts_with('/') && !path.starts_with("//") => Some(path.clone()),
+        let return_path = match return_path {
+            Some(path) if path.starts_with('/') && !path.starts_with("//") => Some(path),
             Some(_) => {
                 return Err(Error::invalid(
                     "returnPath",
@@ -163,7 +175,10 @@ impl Auth {
 
     /// Finishes a sign-in on the home page (see `handleCallback`). `Ok(None)` when `url` is
     /// not a sign-in callback, or when this window is a pop-up that handed the callback over.
-    pub async fn handle_callback(&self, url: Option<String>) -> Result<Option<Session>, Error> {
+    pub(crate) async fn handle_callback(
+        &self,
+        url: Option<String>,
+    ) -> Result<Option<Session>, Error> {
         let window = web_sys::window();
         let current = window.as_ref().and_then(|w| w.location().href().ok());
         let Some(url) = url.or_else(|| current.clone()) else {
@@ -233,7 +248,7 @@ impl Auth {
     /// A valid access token, refreshing it through the companion when it expires within
     /// 60 s (concurrent callers share one refresh). With no session, tries to restore one
     /// from the companion's cookie; `Ok(None)` when there is none.
-    pub async fn access_token(
+    pub(crate) async fn access_token(
         self: &Rc<Self>,
         signal: Option<&AbortSignal>,
     ) -> Result<Option<String>, Error> {
@@ -268,7 +283,7 @@ impl Auth {
         let result: Rc<RefCell<Option<Result<Session, Error>>>> = Rc::default();
         let auth = self.clone();
         let slot = result.clone();
-        let done = crate::client::spawn(Box::pin(async move {
+        let done = crate::task::spawn(Box::pin(async move {
             let outcome = match auth.companion() {
                 Ok(companion) => companion.refresh(None).await,
                 Err(e) => Err(e),
@@ -298,7 +313,7 @@ impl Auth {
     }
 
     /// Forgets the session here and the refresh token at the companion.
-    pub async fn sign_out(&self) -> Result<(), Error> {
+    pub(crate) async fn sign_out(&self) -> Result<(), Error> {
         self.set_session(None, Reason::SignOut);
         self.events.tell_other_tabs(Reason::SignOut);
         self.companion()?.logout().await

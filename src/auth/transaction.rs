@@ -7,7 +7,7 @@ use web_sys::Storage;
 
 use super::SignInRequest;
 use crate::convert::{from_js, parse_json, to_js, to_json};
-use crate::timer::now_ms;
+use crate::time::now_ms;
 use crate::Error;
 
 /// Storage key prefix; the state follows.

@@ -1,15 +1,13 @@
 //! One HTTP request through gloo-net (the global `fetch`: windows, workers, Node 20+),
 //! bounded by a timeout and the caller's signal.
 
-use std::cell::OnceCell;
-
 use gloo_net::http::RequestBuilder;
-use js_sys::{Function, JsString, Reflect};
+use js_sys::{Function, JsString};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, RequestCredentials};
 
-use crate::timer::{clear_timeout, set_timeout};
+use crate::time::{clear_timeout, set_timeout};
 use crate::Error;
 
 /// The HTTP methods the package uses.
@@ -51,19 +49,28 @@ impl HttpResponse {
     }
 }
 
-/// What aborting one of the package's own requests needs: `AbortController.prototype.abort`
-/// and the two reasons, JS `Error`s (every rejection gloo-net sees must be an `Error`: a
-/// non-`Error` reason is a bug to gloo-net). Made once: an `Error` records a stack trace when
-/// it is made, and two of them made for every request took a tenth of a small call's time.
-/// The reasons never reach the caller ([`send`] tells its errors from the signals' states).
-struct Aborts {
-    abort: Function,
+#[wasm_bindgen]
+extern "C" {
+    /// `AbortController.prototype.abort`, to bind to one controller and a reason.
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["AbortController", "prototype"], js_name = abort)]
+    static ABORT: Function;
+}
+
+/// The two reasons the package aborts its own requests with, JS `Error`s (every rejection
+/// gloo-net sees must be an `Error`: a non-`Error` reason is a bug to gloo-net). Made once: an
+/// `Error` records a stack trace when it is made, and two of them made for every request took
+/// a tenth of a small call's time. The reasons never reach the caller ([`send`] tells its
+/// errors from the signals' states).
+struct Reasons {
     aborted: JsValue,
     timeout: JsValue,
 }
 
 thread_local! {
-    static ABORTS: OnceCell<Aborts> = const { OnceCell::new() };
+    static REASONS: Reasons = Reasons {
+        aborted: js_sys::Error::new("aborted").into(),
+        timeout: js_sys::Error::new("timeout").into(),
+    };
 }
 
 /// Why the package aborts a request.
@@ -77,25 +84,39 @@ enum Reason {
 
 /// The controller's `abort`, bound to `reason`, for a timer or an event listener to call.
 fn abort_with(controller: &AbortController, reason: Reason) -> Function {
-    ABORTS.with(|aborts| {
-        let aborts = aborts.get_or_init(|| Aborts {
-            abort: Reflect::get(controller, &"abort".into())
-                .map(JsCast::unchecked_into)
-                .unwrap_or_else(|_| Function::new_no_args("")),
-            aborted: js_sys::Error::new("aborted").into(),
-            timeout: js_sys::Error::new("timeout").into(),
-        });
+    REASONS.with(|reasons| {
         let reason = match reason {
-            Reason::Aborted => &aborts.aborted,
-            Reason::Timeout => &aborts.timeout,
+            Reason::Aborted => &reasons.aborted,
+            Reason::Timeout => &reasons.timeout,
         };
-        aborts.abort.bind1(controller, reason).unchecked_into()
+        ABORT.with(|abort| abort.bind1(controller, reason).unchecked_into())
     })
+}
+
+/// A request in flight: its controller, timer and listener on the caller's signal. Dropped
+/// before the request settled (its future was dropped), it aborts the request.
+struct InFlight<'a> {
+    controller: AbortController,
+    timer: JsValue,
+    on_abort: Option<(&'a AbortSignal, Function)>,
+    settled: bool,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        clear_timeout(&self.timer);
+        if let Some((signal, on_abort)) = &self.on_abort {
+            let _ = signal.remove_event_listener_with_callback("abort", on_abort);
+        }
+        if !self.settled {
+            self.controller.abort();
+        }
+    }
 }
 
 /// Sends `request` once. A fired `signal` gives [`Error::Aborted`], the timeout
 /// [`Error::Timeout`], any other failure to get an answer [`Error::Network`]. Error statuses
-/// are not errors here.
+/// are not errors here. Dropping the future aborts the request.
 pub(crate) async fn send(
     request: &HttpRequest<'_>,
     timeout_ms: u32,
@@ -106,21 +127,29 @@ pub(crate) async fn send(
     }
     let controller =
         AbortController::new().map_err(|_| Error::Unsupported("no AbortController"))?;
-    let on_abort = signal.map(|signal| {
-        let on_abort = abort_with(&controller, Reason::Aborted);
-        let _ = signal.add_event_listener_with_callback("abort", &on_abort);
-        on_abort
-    });
+    let on_abort = match signal {
+        Some(signal) => {
+            let on_abort = abort_with(&controller, Reason::Aborted);
+            let _ = signal.add_event_listener_with_callback("abort", &on_abort);
+            Some((signal, on_abort))
+        }
+        None => None,
+    };
     let timer = set_timeout(&abort_with(&controller, Reason::Timeout), timeout_ms);
-    let outcome = exchange(request, &controller.signal()).await;
-    clear_timeout(&timer);
-    if let (Some(signal), Some(on_abort)) = (signal, &on_abort) {
-        let _ = signal.remove_event_listener_with_callback("abort", on_abort);
-    }
+    let mut flight = InFlight {
+        controller,
+        timer,
+        on_abort,
+        settled: false,
+    };
+    let outcome = exchange(request, &flight.controller.signal()).await;
+    flight.settled = true;
+    let timed_out = flight.controller.signal().aborted();
+    drop(flight);
     outcome.map_err(|message| {
         if signal.is_some_and(AbortSignal::aborted) {
             Error::Aborted
-        } else if controller.signal().aborted() {
+        } else if timed_out {
             Error::Timeout("the request timed out")
         } else {
             Error::Network(message)

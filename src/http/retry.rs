@@ -4,7 +4,7 @@
 use web_sys::AbortSignal;
 
 use super::{send, HttpRequest, HttpResponse};
-use crate::timer::{now_ms, sleep};
+use crate::time::{now_ms, sleep};
 use crate::Error;
 
 /// Retries after the first attempt.

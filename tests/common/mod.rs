@@ -1,10 +1,10 @@
 //! Helpers shared by the browser tests: the addresses `scripts/with-servers.sh` exports (read
-//! at compile time), a client built through the JS constructor, field access on the plain
-//! objects the client returns, and calls of `scripts/test-helper.py`.
+//! at compile time), clients built through the typed API, and calls of
+//! `scripts/test-helper.py` (code minter, fault proxy, slow and hanging upstreams).
 #![allow(dead_code)]
 
-use fundraising_client::FundraisingClient;
-use js_sys::{Array, Object, Promise, Reflect};
+use fundraising_client::{Client, ClientOptions};
+use js_sys::{Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -33,110 +33,27 @@ pub const HELPER_URL: &str = or(
 pub const APP_ID: &str = or(option_env!("FUNDRAISING_APP_ID"), "demo-app");
 
 /// `BASE_MS` of the sandbox seed: 2025-04-04T10:13:27.553Z.
-pub const BASE_MS: f64 = 1_743_761_607_553.0;
+pub const BASE_MS: i64 = 1_743_761_607_553;
 /// A day in milliseconds.
-pub const DAY_MS: f64 = 86_400_000.0;
+pub const DAY_MS: i64 = 86_400_000;
 
-/// A plain JS object from `(name, value)` pairs.
-pub fn object(fields: &[(&str, JsValue)]) -> JsValue {
-    let object = Object::new();
-    for (name, value) in fields {
-        Reflect::set(&object, &JsValue::from_str(name), value).unwrap();
-    }
-    object.into()
+/// A client for resource calls against `base_url`.
+pub fn client_for(base_url: &str) -> Client {
+    Client::new(ClientOptions::new(APP_ID, base_url)).expect("client")
 }
 
-/// A client for resource calls against `base_url` (through the JS constructor).
-pub fn client_for(base_url: &str) -> FundraisingClient {
-    FundraisingClient::new(object(&[
-        ("appId", APP_ID.into()),
-        ("baseUrl", base_url.into()),
-    ]))
-    .expect("client")
+/// The options of a client that can also sign in (auth URL, home page, companion).
+pub fn signing_options() -> ClientOptions {
+    ClientOptions::new(APP_ID, BASE_URL)
+        .auth_url(AUTH_URL)
+        .redirect_uri([COMPANION_URL, "/"].concat())
+        .companion_url(COMPANION_URL)
+        .scopes(["fundraise", "offline_access", "email"])
 }
 
-/// A client that can also sign in (auth URL, home page, companion).
-pub fn signing_client() -> FundraisingClient {
-    let scopes: Array = ["fundraise", "offline_access", "email"]
-        .iter()
-        .map(|s| JsValue::from_str(s))
-        .collect();
-    FundraisingClient::new(object(&[
-        ("appId", APP_ID.into()),
-        ("baseUrl", BASE_URL.into()),
-        ("authUrl", AUTH_URL.into()),
-        ("redirectUri", [COMPANION_URL, "/"].concat().into()),
-        ("companionUrl", COMPANION_URL.into()),
-        ("scopes", scopes.into()),
-    ]))
-    .expect("client")
-}
-
-/// Awaits a Promise the client returned.
-pub async fn wait(promise: Promise) -> Result<JsValue, JsValue> {
-    JsFuture::from(promise).await
-}
-
-/// A member of a JS object.
-pub fn field(object: &JsValue, name: &str) -> JsValue {
-    Reflect::get(object, &JsValue::from_str(name)).unwrap()
-}
-
-/// A nested member, `path` like `donationSummary.totalAmount`.
-pub fn path(object: &JsValue, path: &str) -> JsValue {
-    path.split('.')
-        .fold(object.clone(), |value, name| field(&value, name))
-}
-
-/// A string member; panics naming the field when it is not a string.
-pub fn text(object: &JsValue, name: &str) -> String {
-    path(object, name)
-        .as_string()
-        .unwrap_or_else(|| panic!("{name} is not a string: {:?}", path(object, name)))
-}
-
-/// A number member.
-pub fn number(object: &JsValue, name: &str) -> f64 {
-    path(object, name)
-        .as_f64()
-        .unwrap_or_else(|| panic!("{name} is not a number: {:?}", path(object, name)))
-}
-
-/// A `Date` member, as milliseconds.
-pub fn date(object: &JsValue, name: &str) -> f64 {
-    path(object, name)
-        .dyn_into::<js_sys::Date>()
-        .unwrap_or_else(|v| panic!("{name} is not a Date: {v:?}"))
-        .get_time()
-}
-
-/// Asserts that a member is `null` (not `undefined`, not absent).
-pub fn assert_null(object: &JsValue, name: &str) {
-    let value = path(object, name);
-    assert!(value.is_null(), "{name} should be null, is {value:?}");
-}
-
-/// `(code, status, message)` of a rejected call, after checking it is a `FundraisingError`
-/// (an `Error` subclass).
-pub fn error_parts(error: &JsValue) -> (String, JsValue, String) {
-    assert!(
-        error.is_instance_of::<js_sys::Error>(),
-        "not an Error: {error:?}"
-    );
-    assert_eq!(text(error, "name"), "FundraisingError");
-    (
-        text(error, "code"),
-        field(error, "status"),
-        text(error, "message"),
-    )
-}
-
-/// The code of a rejected call.
-pub fn code(result: Result<JsValue, JsValue>) -> String {
-    match result {
-        Ok(value) => panic!("expected a rejection, got {value:?}"),
-        Err(error) => error_parts(&error).0,
-    }
+/// A client that can also sign in.
+pub fn signing_client() -> Client {
+    Client::new(signing_options()).expect("client")
 }
 
 /// GET on the test helper, as parsed JSON.
@@ -148,6 +65,11 @@ pub async fn helper_get(path_and_query: &str) -> JsValue {
         .unwrap()
         .unchecked_into();
     JsFuture::from(response.json().unwrap()).await.unwrap()
+}
+
+/// A member of a JS object.
+pub fn field(object: &JsValue, name: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(name)).unwrap()
 }
 
 /// A key unique to this test run, for the fault proxy.
@@ -171,7 +93,9 @@ pub fn faulty_base_url(key: &str, failures: u32, retry_after: u32) -> String {
 
 /// How many requests the fault proxy has seen for `key`.
 pub async fn requests_seen(key: &str) -> f64 {
-    number(&helper_get(&["/count/", key].concat()).await, "requests")
+    field(&helper_get(&["/count/", key].concat()).await, "requests")
+        .as_f64()
+        .expect("a count")
 }
 
 /// The body of the last request the fault proxy forwarded for `key`, as sent.
@@ -179,6 +103,22 @@ pub async fn body_seen(key: &str) -> String {
     field(&helper_get(&["/body/", key].concat()).await, "body")
         .as_string()
         .expect("a request with a body")
+}
+
+/// A base URL whose requests the helper holds open, never answering, and watches: see
+/// [`hang_state`].
+pub fn hanging_base_url(key: &str) -> String {
+    [HELPER_URL, "/hang/", key].concat()
+}
+
+/// Whether a request to [`hanging_base_url`] of `key` arrived, and whether its connection was
+/// then closed by the client: `(arrived, closed)`.
+pub async fn hang_state(key: &str) -> (bool, bool) {
+    let state = helper_get(&["/hang-state/", key].concat()).await;
+    (
+        field(&state, "arrived").as_bool() == Some(true),
+        field(&state, "closed").as_bool() == Some(true),
+    )
 }
 
 /// The callback URL the code minter gets for `authorize_url` through the real login and
@@ -197,7 +137,8 @@ pub async fn mint(authorize_url: &str, decision: &str) -> String {
         .unwrap_or_else(|| panic!("the minter failed: {:?}", field(&answer, "error")))
 }
 
-/// Waits `ms` milliseconds (only to give an event the chance to be wrongly handled).
+/// Waits `ms` milliseconds (only to give an event the chance to be wrongly handled, or to
+/// poll a condition with a deadline).
 pub async fn pause(ms: i32) {
     let promise = Promise::new(&mut |resolve, _| {
         web_sys::window()
@@ -206,4 +147,17 @@ pub async fn pause(ms: i32) {
             .unwrap();
     });
     JsFuture::from(promise).await.unwrap();
+}
+
+/// Waits until `condition` holds, polling every 20 ms; panics with `what` after `ms`.
+pub async fn until<F, Fut>(ms: f64, what: &str, mut condition: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = js_sys::Date::now() + ms;
+    while !condition().await {
+        assert!(js_sys::Date::now() < deadline, "{what}");
+        pause(20).await;
+    }
 }

@@ -9,8 +9,10 @@
 //!
 //! Attributes read: `#[serde(rename_all = "camelCase")]`, `#[serde(rename = "...")]`,
 //! `#[serde(default)]`, doc comments; and our own `#[model(decimal_text)]` on a field (a decimal
-//! sent as text, a JSON number accepted and kept as its text) and `#[model(input)]` on the
-//! type (a type JS writes: members that may be null or have a default may be left out).
+//! sent as text, a JSON number accepted and kept as its text), `#[model(input)]` on the type (a
+//! type JS writes: members that may be null or have a default may be left out) and
+//! `#[model(required)]` on a field of such a type (a member the call refuses when it is missing
+//! or empty, so JS must give it).
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
@@ -39,6 +41,7 @@ struct FieldInfo {
     ty: Type,
     optional: bool,
     default: bool,
+    required: bool,
     decimal_text: bool,
     doc: String,
 }
@@ -83,15 +86,21 @@ fn expand(input: &DeriveInput, with_shape: bool) -> syn::Result<TokenStream> {
                 ))
             }
         };
-        let (ty, optional) = match option_inner(&field.ty) {
+        // A view that borrows (`&'a T`) is declared as `T`.
+        let field_ty = match &field.ty {
+            Type::Reference(reference) => &*reference.elem,
+            other => other,
+        };
+        let (ty, optional) = match option_inner(field_ty) {
             Some(inner) => (inner.clone(), true),
-            None => (field.ty.clone(), false),
+            None => (field_ty.clone(), false),
         };
         fields.push(FieldInfo {
             js_name,
             ty,
             optional,
             default: attrs.default,
+            required: attrs.required,
             decimal_text: attrs.decimal_text,
             doc: doc(&field.attrs, "  "),
         });
@@ -103,8 +112,9 @@ fn expand(input: &DeriveInput, with_shape: bool) -> syn::Result<TokenStream> {
         &fields,
         container.input,
     )?;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut out = quote! {
-        impl ::fundraising_core::shape::Declared for #name {
+        impl #impl_generics ::fundraising_core::shape::Declared for #name #ty_generics #where_clause {
             const TS: &'static str = #ts;
         }
     };
@@ -175,7 +185,7 @@ fn typescript(name: &str, doc: &str, fields: &[FieldInfo], input: bool) -> syn::
         if field.optional {
             ty.push_str(" | null");
         }
-        let may_be_left_out = input && (field.optional || field.default);
+        let may_be_left_out = input && (field.optional || field.default) && !field.required;
         ts.push_str(&field.doc);
         ts.push_str(&format!(
             "  {}{}: {ty};\n",
@@ -304,6 +314,7 @@ struct Attrs {
     deserialize_with: Option<String>,
     decimal_text: bool,
     input: bool,
+    required: bool,
 }
 
 impl Attrs {
@@ -344,8 +355,11 @@ impl Attrs {
                     } else if meta.path.is_ident("input") {
                         out.input = true;
                         Ok(())
+                    } else if meta.path.is_ident("required") {
+                        out.required = true;
+                        Ok(())
                     } else {
-                        Err(meta.error("expected `decimal_text` or `input`"))
+                        Err(meta.error("expected `decimal_text`, `input` or `required`"))
                     }
                 })?;
             }

@@ -14,15 +14,17 @@
 use serde::ser::{Error as _, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 
-use super::node::DecodeTarget;
+use super::node::{member, Casings, DecodeTarget, JsonNode};
 use crate::shape::{Field, Kind, Presence, Shape};
 use crate::ServiceDate;
 
 /// A tree decoded as `shape`.
-pub struct Shaped<'a, N> {
-    node: Option<&'a N>,
+pub struct Shaped<'a, N: JsonNode> {
+    node: &'a N,
     shape: &'static Shape,
     strict: bool,
+    /// What the member-name rule remembers across the objects of this one document.
+    casings: Casings<N::Names>,
 }
 
 impl<'a, N: DecodeTarget> Shaped<'a, N> {
@@ -30,9 +32,10 @@ impl<'a, N: DecodeTarget> Shaped<'a, N> {
     /// in any form [`ServiceDate::parse`] reads.
     pub fn new(node: &'a N, shape: &'static Shape) -> Self {
         Shaped {
-            node: Some(node),
+            node,
             shape,
             strict: false,
+            casings: Casings::default(),
         }
     }
 
@@ -40,11 +43,32 @@ impl<'a, N: DecodeTarget> Shaped<'a, N> {
     /// `/Date(ms[±hhmm])/` ([`ServiceDate::parse_json_string`]).
     pub fn request(node: &'a N, shape: &'static Shape) -> Self {
         Shaped {
-            node: Some(node),
+            node,
             shape,
             strict: true,
+            casings: Casings::default(),
         }
     }
+}
+
+impl<N: DecodeTarget> Serialize for Shaped<'_, N> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Object {
+            node: Some(self.node),
+            shape: self.shape,
+            strict: self.strict,
+            casings: &self.casings,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// An object read as `shape` (`node: None`: a missing member with a default).
+struct Object<'a, N: JsonNode> {
+    node: Option<&'a N>,
+    shape: &'static Shape,
+    strict: bool,
+    casings: &'a Casings<N::Names>,
 }
 
 /// A decode error naming the model and field: `Donation.id: missing`.
@@ -52,7 +76,7 @@ fn bad<E: serde::ser::Error>(shape: &str, field: &str, why: &str) -> E {
     E::custom([shape, ".", field, ": ", why].concat())
 }
 
-impl<N: DecodeTarget> Serialize for Shaped<'_, N> {
+impl<N: DecodeTarget> Serialize for Object<'_, N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if let Some(node) = self.node {
             if !node.is_object() {
@@ -63,14 +87,20 @@ impl<N: DecodeTarget> Serialize for Shaped<'_, N> {
         }
         let mut out = serializer.serialize_struct(self.shape.name, self.shape.fields.len())?;
         for field in self.shape.fields {
-            let member = self.node.and_then(|node| node.member(field.name));
+            let found = self
+                .node
+                .and_then(|node| member(node, field.name, self.casings));
             out.serialize_field(
                 field.name,
                 &Member {
-                    node: member.as_ref(),
+                    node: found.as_ref(),
                     field,
-                    shape: self.shape.name,
-                    strict: self.strict,
+                    at: At {
+                        shape: self.shape.name,
+                        field: field.name,
+                        strict: self.strict,
+                        casings: self.casings,
+                    },
                 },
             )?;
         }
@@ -79,38 +109,46 @@ impl<N: DecodeTarget> Serialize for Shaped<'_, N> {
 }
 
 /// One field's member (`None`: missing).
-struct Member<'a, N> {
+struct Member<'a, N: JsonNode> {
     node: Option<&'a N>,
     field: &'a Field,
-    shape: &'static str,
-    strict: bool,
+    at: At<'a, N>,
 }
 
 impl<N: DecodeTarget> Serialize for Member<'_, N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let field = self.field;
         match (self.node, field.presence) {
-            (Some(node), _) => value(
-                node,
-                &field.kind,
-                (self.shape, field.name, self.strict),
-                serializer,
-            ),
+            (Some(node), _) => value(node, &field.kind, self.at, serializer),
             (None, Presence::Optional) => serializer.serialize_none(),
-            (None, Presence::Default) => default::<N, S>(&field.kind, self.strict, serializer),
-            (None, Presence::Required) => Err(bad(self.shape, field.name, "missing")),
+            (None, Presence::Default) => default(&field.kind, self.at, serializer),
+            (None, Presence::Required) => Err(bad(self.at.shape, field.name, "missing")),
         }
     }
 }
 
-/// Where a value stands (model and field, for messages) and whether dates are read strictly.
-type At = (&'static str, &'static str, bool);
+/// Where a value stands (model and field, for messages), whether dates are read strictly, and
+/// the document's memory of member names.
+struct At<'a, N: JsonNode> {
+    shape: &'static str,
+    field: &'static str,
+    strict: bool,
+    casings: &'a Casings<N::Names>,
+}
+
+impl<N: JsonNode> Clone for At<'_, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<N: JsonNode> Copy for At<'_, N> {}
 
 /// One item of a list.
-struct Item<'a, N> {
+struct Item<'a, N: JsonNode> {
     node: &'a N,
     kind: &'a Kind,
-    at: At,
+    at: At<'a, N>,
 }
 
 impl<N: DecodeTarget> Serialize for Item<'_, N> {
@@ -130,10 +168,15 @@ fn whole(node: &impl DecodeTarget, min: f64, max: f64) -> Option<f64> {
 fn value<N: DecodeTarget, S: Serializer>(
     node: &N,
     kind: &Kind,
-    at: At,
+    at: At<'_, N>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    let (shape, field, strict) = at;
+    let At {
+        shape,
+        field,
+        strict,
+        casings,
+    } = at;
     let text = || {
         node.string()
             .ok_or_else(|| bad::<S::Error>(shape, field, "expected a string"))
@@ -183,10 +226,11 @@ fn value<N: DecodeTarget, S: Serializer>(
             let text = text()?;
             serializer.serialize_str(canonical(&text).unwrap_or(&text))
         }
-        Kind::Struct(inner) => Shaped {
+        Kind::Struct(inner) => Object {
             node: Some(node),
             shape: inner,
             strict,
+            casings,
         }
         .serialize(serializer),
         Kind::List(item) => {
@@ -209,7 +253,7 @@ fn value<N: DecodeTarget, S: Serializer>(
 /// The value of a missing member with a default.
 fn default<N: DecodeTarget, S: Serializer>(
     kind: &Kind,
-    strict: bool,
+    at: At<'_, N>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     match kind {
@@ -221,10 +265,11 @@ fn default<N: DecodeTarget, S: Serializer>(
         Kind::Date => N::serialize_date(ServiceDate::default(), serializer),
         Kind::Free => serializer.serialize_none(),
         Kind::Enum(canonical) => serializer.serialize_str(canonical("").unwrap_or("")),
-        Kind::Struct(inner) => Shaped::<N> {
+        Kind::Struct(inner) => Object::<N> {
             node: None,
             shape: inner,
-            strict,
+            strict: at.strict,
+            casings: at.casings,
         }
         .serialize(serializer),
         Kind::List(_) => serializer.serialize_seq(Some(0))?.end(),

@@ -8,8 +8,8 @@ use serde_json::Value;
 use super::CampaignStatus;
 use crate::ServiceDate;
 
-/// A campaign, as read by short name. The service sends it in PascalCase; decoding is
-/// case-insensitive, and [`crate::json::campaign_to_service_json`] writes the service's shape.
+/// A campaign, as read by short name. The service sends it in PascalCase; member names are
+/// read ignoring case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
 pub struct Campaign {

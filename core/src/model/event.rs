@@ -7,18 +7,20 @@ use crate::shape::{Model, Record};
 use super::EventType;
 use crate::ServiceDate;
 
-/// An event to create (the request body). Check it with [`crate::validate::event`].
+/// An event to create (the request body). `name` and `eventType` must not be empty, and the
+/// dates must be in order: start, completion, expiry.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Record, Model)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
 pub struct Event {
     /// Event name; must not be empty.
     #[serde(default)]
+    #[model(required)]
     pub name: String,
     /// Description.
     #[serde(default)]
     pub description: String,
-    /// Event id (Integer, 32 bit); ignored on creation, not sent when `None`.
+    /// Event id (Integer, 32 bit); ignored on creation, and never sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<i32>,
     /// Date the event finishes.
@@ -29,13 +31,14 @@ pub struct Event {
     pub start_date: Option<ServiceDate>,
     /// One of the nine listed types (or another value kept as text); must not be empty.
     #[serde(default)]
+    #[model(required)]
     pub event_type: EventType,
     /// Location.
     #[serde(default)]
     pub location: String,
     /// Charity the event is associated with (Integer, 32 bit); may be null.
     pub charity_id: Option<i32>,
-    /// Present on failure; not sent when `None`.
+    /// Present on failure; never sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
 }

@@ -1,19 +1,17 @@
-//! The four resource operations (endpoints 4 to 7): argument checks, addresses and result
-//! decoding. The I/O itself is in `client.rs` (one shared request path).
+//! The four resource operations (endpoints 4 to 7): argument checks and addresses, the
+//! check of an answer's status, and the typed reading of its body. The I/O is the client's
+//! one request path (`client.rs`).
 
 use fundraising_core::encoding::{decimal, signed_decimal};
 use fundraising_core::model::Event;
 use fundraising_core::shape::Model;
 use fundraising_core::validate;
-use wasm_bindgen::JsValue;
+use serde::de::DeserializeOwned;
 
 use crate::convert;
-use crate::error_body::service_error;
 use crate::http::{HttpResponse, Method};
+use crate::json::service_error;
 use crate::Error;
-
-/// Default time limit of one request.
-pub const DEFAULT_TIMEOUT_MS: u32 = 10_000;
 
 /// A request to make: method, absolute URL, JSON body, and whether it may be retried.
 #[derive(Debug, Clone)]
@@ -27,7 +25,7 @@ pub(crate) struct Call {
 /// Addresses of the resource API: `{base_url}/{app_id}/v1/...`, or, through a companion in
 /// BFF mode, `{companion}/api/...` (the companion forwards to `{base_url}/{app_id}/v1/...`).
 #[derive(Debug, Clone)]
-pub struct ResourceApi {
+pub(crate) struct ResourceApi {
     /// Everything before the operation's own path, without a trailing `/`.
     prefix: String,
     bff: bool,
@@ -44,7 +42,7 @@ fn http_url(name: &str, url: &str) -> Result<String, Error> {
 
 impl ResourceApi {
     /// Checks `appId` and `baseUrl`.
-    pub fn new(app_id: &str, base_url: &str) -> Result<Self, Error> {
+    pub(crate) fn new(app_id: &str, base_url: &str) -> Result<Self, Error> {
         if app_id.trim().is_empty() {
             return Err(Error::invalid("appId", "must not be empty"));
         }
@@ -59,7 +57,7 @@ impl ResourceApi {
     }
 
     /// The resource API through a companion in BFF mode at `companion_url`.
-    pub fn through_companion(app_id: &str, companion_url: &str) -> Result<Self, Error> {
+    pub(crate) fn through_companion(app_id: &str, companion_url: &str) -> Result<Self, Error> {
         if app_id.trim().is_empty() {
             return Err(Error::invalid("appId", "must not be empty"));
         }
@@ -71,7 +69,7 @@ impl ResourceApi {
     }
 
     /// True when calls go through a companion in BFF mode.
-    pub fn bff(&self) -> bool {
+    pub(crate) fn bff(&self) -> bool {
         self.bff
     }
 
@@ -146,14 +144,17 @@ impl ResourceApi {
     }
 }
 
-/// A 2xx body as the JS value of the model `M`; any other status as the service's error.
-pub(crate) fn decode<M: Model>(response: HttpResponse) -> Result<JsValue, Error> {
+/// A 2xx answer as it is; any other status as the service's error.
+pub(crate) fn success(response: HttpResponse) -> Result<HttpResponse, Error> {
     if (200..300).contains(&response.status) {
-        convert::decode::<M>(&response.body)
+        Ok(response)
     } else {
-        Err(
-            fundraising_core::Error::Service(service_error(response.status, &response.text()))
-                .into(),
-        )
+        let error = service_error(response.status, &response.text());
+        Err(fundraising_core::Error::Service(error).into())
     }
+}
+
+/// A 2xx answer's body read as the model `M` by core's decoder.
+pub(crate) fn typed<M: Model + DeserializeOwned>(response: &HttpResponse) -> Result<M, Error> {
+    Ok(fundraising_core::json::decode(&response.text())?)
 }

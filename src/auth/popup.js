@@ -3,7 +3,7 @@
  * window's own origin, or a message on the BroadcastChannel `channelName`, either
  * `{type, url}` with `accept(url)` true (the callback of the pending state). Anything else is
  * ignored. Resolves with a typed outcome, read by serde on the Rust side:
- * `{outcome: "callback", url}`, `{outcome: "aborted"}` when `signal` fires,
+ * `{outcome: "callback", url}`, `{outcome: "aborted"}` when `signal` or `dropped` fires,
  * `{outcome: "timeout"}` after `timeoutMs`, or `{outcome: "closed"}` once the pop-up was seen
  * closed `closedPolls` times (polled every `pollMs`).
  *
@@ -11,7 +11,7 @@
  * the close poll, the timeout and the abort) that settle one promise; in Rust each would be
  * its own Closure with its own glue, several times the size of this function.
  */
-export function waitForCallback(popup, type, channelName, accept, timeoutMs, pollMs, closedPolls, signal) {
+export function waitForCallback(popup, type, channelName, accept, timeoutMs, pollMs, closedPolls, signal, dropped) {
   return new Promise((resolve) => {
     let channel = null;
     let closed = 0;
@@ -21,6 +21,7 @@ export function waitForCallback(popup, type, channelName, accept, timeoutMs, pol
       clearInterval(poll);
       clearTimeout(timer);
       if (signal) signal.removeEventListener("abort", onAbort);
+      dropped.removeEventListener("abort", onAbort);
       resolve(outcome);
     };
     const take = (data) => {
@@ -45,5 +46,6 @@ export function waitForCallback(popup, type, channelName, accept, timeoutMs, pol
     }, pollMs);
     const timer = setTimeout(() => finish({ outcome: "timeout" }), timeoutMs);
     if (signal) signal.addEventListener("abort", onAbort);
+    dropped.addEventListener("abort", onAbort);
   });
 }

@@ -2,13 +2,13 @@
 //! package's `.d.ts`. Each comes from its type (`#[derive(Model)]`, `#[derive(TypeScript)]`,
 //! core's `string_enum!`, the error's code list), never from a copy.
 
-use fundraising_core::companion::Profile;
 use fundraising_core::model::*;
 use fundraising_core::shape::Declared;
 use wasm_bindgen::prelude::*;
 
-use crate::options::{CallOptions, ClientOptions, PageOptions, PagesOptions, SignInOptions};
-use crate::{Session, WaitOptions};
+use super::options::{CallOptions, ClientOptions, PageOptions, PagesOptions, WaitOptions};
+#[cfg(feature = "signin")]
+use super::{options::SignInOptions, session::Session};
 
 macro_rules! declare {
     ($($ty:ty),* $(,)?) => {
@@ -42,14 +42,18 @@ declare!(
     CallOptions,
     PageOptions,
     PagesOptions,
-    SignInOptions,
-    Session,
-    Profile,
     WaitOptions,
 );
 
+#[cfg(feature = "signin")]
+declare!(SignInOptions, Session, fundraising_core::companion::Profile);
+
+#[cfg(feature = "signin")]
 #[wasm_bindgen(typescript_custom_section)]
 const SESSION_CHANGE: &str = crate::auth::SESSION_CHANGE_TS;
+
+#[wasm_bindgen(typescript_custom_section)]
+const STATUS_CALLBACK: &str = super::options::STATUS_CALLBACK_TS;
 
 #[wasm_bindgen(typescript_custom_section)]
 const ERRORS: &str = crate::error::ERROR_TS;

@@ -1,0 +1,120 @@
+// Writes the npm package's package.json and README.md into the package folder (pkg/).
+//
+//   node scripts/package-meta.mjs OUT_DIR
+//
+// One source for each fact: the version, description, license, repository and homepage come
+// from Cargo.toml (the crate's [package] and [workspace.package]); the README is the JS API
+// reference, docs/api.md, with its links made absolute so they work on the registry's page.
+// `files` lists what a user needs: the JS entry, its declarations, the wasm and the JS snippets
+// the entry imports; not the raw wasm exports' declarations (*_bg.wasm.d.ts), which the
+// package's own declarations do not use.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join, posix, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const out = process.argv[2];
+if (!out) {
+  console.error("usage: node scripts/package-meta.mjs OUT_DIR");
+  process.exit(2);
+}
+
+const NAME = "fundraising-client";
+const ENTRY = "fundraising_client";
+const KEYWORDS = ["fundraising", "oauth", "openid-connect", "pkce", "webassembly", "wasm", "sign-in"];
+
+/** `key = "value"` lines of one `[section]` of a TOML file (the subset Cargo.toml uses here). */
+function tomlSection(text, section) {
+  const values = {};
+  let inside = false;
+  for (const line of text.split("\n")) {
+    const header = line.match(/^\s*\[([^\]]+)\]\s*$/);
+    if (header) {
+      inside = header[1].trim() === section;
+      continue;
+    }
+    const pair = inside && line.match(/^\s*([A-Za-z0-9_-]+)\s*=\s*"([^"]*)"\s*$/);
+    if (pair) values[pair[1]] = pair[2];
+  }
+  return values;
+}
+
+const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
+const crate = tomlSection(cargo, "package");
+const workspace = tomlSection(cargo, "workspace.package");
+const meta = {
+  version: crate.version,
+  description: crate.description,
+  license: crate.license ?? workspace.license,
+  repository: crate.repository ?? workspace.repository,
+  homepage: crate.homepage ?? workspace.homepage,
+};
+for (const [key, value] of Object.entries(meta)) {
+  if (!value) {
+    console.error(`error: Cargo.toml gives no ${key} for the npm package`);
+    process.exit(1);
+  }
+}
+
+/** Every file under `dir`, as POSIX paths relative to it. */
+function walk(dir, base = dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? walk(path, base) : [relative(base, path).split("\\").join("/")];
+  });
+}
+
+const files = walk(out)
+  .filter((file) => !["package.json", "README.md", ".gitignore"].includes(file))
+  .filter((file) => !file.endsWith("_bg.wasm.d.ts"))
+  .sort();
+
+const manifest = {
+  name: NAME,
+  version: meta.version,
+  description: meta.description,
+  keywords: KEYWORDS,
+  license: meta.license,
+  homepage: meta.homepage,
+  repository: { type: "git", url: `git+${meta.repository}.git` },
+  type: "module",
+  main: `${ENTRY}.js`,
+  module: `${ENTRY}.js`,
+  types: `${ENTRY}.d.ts`,
+  exports: {
+    ".": { types: `./${ENTRY}.d.ts`, default: `./${ENTRY}.js` },
+    [`./${ENTRY}_bg.wasm`]: `./${ENTRY}_bg.wasm`,
+    // The build without sign-in (scripts/build-pkg.sh's pkg/light/), with its own declarations.
+    ...(existsSync(join(out, "light", `${ENTRY}.js`))
+      ? {
+        "./light": { types: `./light/${ENTRY}.d.ts`, default: `./light/${ENTRY}.js` },
+        [`./light/${ENTRY}_bg.wasm`]: `./light/${ENTRY}_bg.wasm`,
+      }
+      : {}),
+    "./package.json": "./package.json",
+  },
+  files,
+  sideEffects: false,
+  engines: { node: ">=20" },
+};
+writeFileSync(join(out, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+// The README: docs/api.md below its title, its relative links pointing into the repository.
+const api = readFileSync(join(root, "docs", "api.md"), "utf8");
+const body = api.replace(/^# .*\n+/, "");
+const absolute = (target) => {
+  if (/^[a-z]+:|^#/i.test(target)) return target;
+  const [path, anchor] = target.split("#");
+  const file = posix.normalize(posix.join("docs", path));
+  return `${meta.repository}/blob/main/${file}${anchor === undefined ? "" : `#${anchor}`}`;
+};
+const linked = body.replace(/\]\(([^)\s]+)\)/g, (_, target) => `](${absolute(target)})`);
+const readme = [
+  `# ${NAME}`,
+  "",
+  linked.trimEnd(),
+  "",
+  `More guides (the companion, the sandbox, testing your app, the sign-in flows, the widgets): ${meta.repository}/tree/main/docs`,
+  "",
+].join("\n");
+writeFileSync(join(out, "README.md"), readme);

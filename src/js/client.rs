@@ -1,0 +1,344 @@
+//! `FundraisingClient`, the class JS uses: a thin layer over the Rust [`Client`] that reads
+//! options and arguments, passes the caller's `AbortSignal`, and writes plain JS objects; every
+//! failure is a `FundraisingError`.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use fundraising_core::model::{Campaign, Donation, EventCreated, EventPages};
+use js_sys::{Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::decode::decode;
+use super::event::event_from_js;
+use super::options::{self, CallOptions, ClientOptions, PageOptions, PagesOptions, WaitOptions};
+use super::pages::EventPagesIterator;
+use crate::donation::{wait_for_donation, Reader};
+use crate::{Client, Error};
+
+#[cfg(feature = "signin")]
+use super::options::SignInOptions;
+#[cfg(feature = "signin")]
+use super::session::{dispatch, session_to_js};
+
+/// Signs users in with the fundraising service and calls its API.
+#[wasm_bindgen]
+pub struct FundraisingClient {
+    client: Client,
+    /// The target of `sessionchange`.
+    #[cfg(feature = "signin")]
+    events: Option<web_sys::EventTarget>,
+}
+
+/// A boxed future of a JS result.
+type Work = Pin<Box<dyn Future<Output = Result<JsValue, Error>>>>;
+
+/// Runs `work` as a Promise whose rejection is a `FundraisingError`.
+/// (Generic only in this thin shell: the Promise machinery is compiled once, for the boxed future.)
+fn promise<F>(work: F) -> Promise
+where
+    F: Future<Output = Result<JsValue, Error>> + 'static,
+{
+    spawn(Box::pin(work))
+}
+
+pub(crate) fn spawn(work: Work) -> Promise {
+    crate::task::spawn(Box::pin(async move { work.await.map_err(JsValue::from) }))
+}
+
+fn text_argument(value: &JsValue, name: &str) -> Result<String, Error> {
+    value
+        .as_string()
+        .ok_or_else(|| Error::invalid(name, "expected a string"))
+}
+
+fn number_argument(value: &JsValue, name: &str) -> Result<f64, Error> {
+    value
+        .as_f64()
+        .ok_or_else(|| Error::invalid(name, "expected a number"))
+}
+
+fn options_value(options: Option<Object>) -> Option<JsValue> {
+    options.map(JsValue::from)
+}
+
+/// A donation's answer as the JS object, and the status it holds.
+const JS_DONATION: Reader<JsValue> = Reader {
+    read: decode::<Donation>,
+    status: |donation| {
+        Reflect::get(donation, &"status".into())
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or_default()
+    },
+};
+
+#[wasm_bindgen]
+impl FundraisingClient {
+    /// A client. Throws a `FundraisingError` (`invalid_argument`) for bad options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
+    ) -> Result<FundraisingClient, JsValue> {
+        let (options, timeout_ms) = ClientOptions::from_js(options)?;
+        let client = Client::with_timeout_ms(&options, timeout_ms)?;
+        #[cfg(feature = "signin")]
+        let events = web_sys::EventTarget::new().ok().inspect(|target| {
+            // Subscribed for the life of the client (the subscriber goes with it).
+            let target = target.clone();
+            let fire = move |change: &crate::SessionChange| dispatch(&target, change);
+            client.auth().events().subscribe(std::rc::Rc::new(fire));
+        });
+        Ok(FundraisingClient {
+            client,
+            #[cfg(feature = "signin")]
+            events,
+        })
+    }
+
+    /// `GET /{appId}/v1/campaign/byshortname/{shortName}`.
+    #[wasm_bindgen(js_name = getCampaign, unchecked_return_type = "Promise<Campaign>")]
+    pub fn get_campaign(
+        &self,
+        #[wasm_bindgen(js_name = shortName, unchecked_param_type = "string")] short_name: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
+    ) -> Promise {
+        let client = self.client.clone();
+        let options = options::read::<CallOptions>(options_value(options));
+        promise(async move {
+            let options = options?;
+            let short_name = text_argument(&short_name, "shortName")?;
+            let answer = client
+                .campaign_answer(&short_name, options.signal.as_ref())
+                .await?;
+            decode::<Campaign>(&answer)
+        })
+    }
+
+    /// `GET /{appId}/v1/donation/ref/{reference}`.
+    #[wasm_bindgen(js_name = getDonationByReference, unchecked_return_type = "Promise<Donation>")]
+    pub fn get_donation_by_reference(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
+    ) -> Promise {
+        let client = self.client.clone();
+        let options = options::read::<CallOptions>(options_value(options));
+        promise(async move {
+            let options = options?;
+            let reference = text_argument(&reference, "reference")?;
+            let answer = client
+                .donation_answer(&reference, options.signal.as_ref())
+                .await?;
+            decode::<Donation>(&answer)
+        })
+    }
+
+    /// `POST /{appId}/v1/event/` (never retried).
+    #[wasm_bindgen(js_name = createEvent, unchecked_return_type = "Promise<EventCreated>")]
+    pub fn create_event(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Event")] event: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
+    ) -> Promise {
+        let client = self.client.clone();
+        let options = options::read::<CallOptions>(options_value(options));
+        let event = event_from_js(&event);
+        promise(async move {
+            let options = options?;
+            let answer = client
+                .create_event_answer(&event?, options.signal.as_ref())
+                .await?;
+            decode::<EventCreated>(&answer)
+        })
+    }
+
+    /// `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`.
+    #[wasm_bindgen(js_name = getEventPages, unchecked_return_type = "Promise<EventPages>")]
+    pub fn get_event_pages(
+        &self,
+        #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageOptions")] options: Option<Object>,
+    ) -> Promise {
+        let client = self.client.clone();
+        let options = options::read::<PageOptions>(options_value(options));
+        promise(async move {
+            let options = options?;
+            let event_id = number_argument(&event_id, "eventId")?;
+            let answer = client
+                .event_pages_answer(
+                    event_id,
+                    options.page,
+                    options.page_size,
+                    options.signal.as_ref(),
+                )
+                .await?;
+            decode::<EventPages>(&answer)
+        })
+    }
+
+    /// Every FundraisingPageSummary of the event, page after page, as an async iterator
+    /// (`for await (const page of client.eventPages(1001)) ...`). Throws `invalid_argument`
+    /// at once for bad arguments.
+    #[wasm_bindgen(js_name = eventPages, unchecked_return_type = "AsyncIterableIterator<FundraisingPageSummary>")]
+    pub fn event_pages(
+        &self,
+        #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PagesOptions")] options: Option<Object>,
+    ) -> Result<JsValue, JsValue> {
+        let options = options::read::<PagesOptions>(options_value(options))?;
+        let event_id = number_argument(&event_id, "eventId")?;
+        Ok(EventPagesIterator::start(
+            self.client.clone(),
+            event_id,
+            options.page_size,
+            options.signal,
+        )?)
+    }
+
+    /// Waits for the donation of `reference` (the donor back from the simple donation
+    /// integration) to reach a final status (`Accepted`, `Rejected`, `Cancelled` or
+    /// `Refunded`), polling with backoff and jitter through 404 and `Pending`; resolves with
+    /// the donation. Rejects with `timeout` after `timeoutMs`, `aborted` on the signal.
+    #[wasm_bindgen(js_name = waitForDonation, unchecked_return_type = "Promise<Donation>")]
+    pub fn wait_for_donation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "WaitOptions")] options: Option<Object>,
+    ) -> Promise {
+        let client = self.client.clone();
+        let options = options::read::<WaitOptions>(options_value(options));
+        promise(async move {
+            let options = options?;
+            let reference = text_argument(&reference, "reference")?;
+            let on_status = options.on_status;
+            wait_for_donation(
+                &client,
+                &reference,
+                options.timeout_ms,
+                JS_DONATION,
+                |status, donation| {
+                    if let Some(on_status) = &on_status {
+                        let _ = on_status.call2(&JsValue::NULL, &status.into(), donation);
+                    }
+                },
+                options.signal.as_ref(),
+            )
+            .await
+        })
+    }
+}
+
+#[cfg(feature = "signin")]
+#[wasm_bindgen]
+impl FundraisingClient {
+    /// Signs in through a pop-up, opened synchronously (call it from a click handler);
+    /// resolves with the new Session.
+    #[wasm_bindgen(js_name = signInWithPopup, unchecked_return_type = "Promise<Session>")]
+    pub fn sign_in_with_popup(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
+    ) -> Promise {
+        let started = SignInOptions::read(options_value(options)).and_then(
+            |(options, timeout_ms, signal)| {
+                Ok((self.client.open_popup(&options)?, timeout_ms, signal))
+            },
+        );
+        let client = self.client.clone();
+        promise(async move {
+            let (pending, timeout_ms, signal) = started?;
+            let session = client
+                .auth()
+                .finish_popup(&pending, timeout_ms, signal.as_ref())
+                .await?;
+            Ok(session_to_js(Some(&session)))
+        })
+    }
+
+    /// Signs in by navigating this window to the identity server; the home page then calls
+    /// `handleCallback()`. The Promise settles just before the navigation.
+    #[wasm_bindgen(js_name = signInWithRedirect, unchecked_return_type = "Promise<void>")]
+    pub fn sign_in_with_redirect(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
+    ) -> Promise {
+        let started = SignInOptions::read(options_value(options))
+            .and_then(|(options, _, _)| self.client.sign_in_with_redirect(&options));
+        promise(async move {
+            started?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// On the home page: finishes a sign-in. In a pop-up it hands the callback to the opener
+    /// and closes (resolves `null`); after a redirect it redeems the code and resolves with
+    /// the Session; resolves `null` when `url` (default: the current address) is no callback.
+    #[wasm_bindgen(js_name = handleCallback, unchecked_return_type = "Promise<Session | null>")]
+    pub fn handle_callback(&self, url: Option<String>) -> Promise {
+        let client = self.client.clone();
+        promise(async move {
+            let session = client.handle_callback(url.as_deref()).await?;
+            Ok(session_to_js(session.as_ref()))
+        })
+    }
+
+    /// The current Session, or `null`.
+    #[wasm_bindgen(getter, unchecked_return_type = "Session | null")]
+    pub fn session(&self) -> JsValue {
+        session_to_js(self.client.session().as_ref())
+    }
+
+    /// A valid access token (refreshed through the companion when it expires within 60 s;
+    /// concurrent calls share one refresh), or `null` when not signed in.
+    #[wasm_bindgen(js_name = getAccessToken, unchecked_return_type = "Promise<string | null>")]
+    pub fn get_access_token(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
+    ) -> Promise {
+        let client = self.client.clone();
+        let options = options::read::<CallOptions>(options_value(options));
+        promise(async move {
+            let options = options?;
+            let token = client.access_token_with(options.signal.as_ref()).await?;
+            Ok(token.map(JsValue::from).unwrap_or(JsValue::NULL))
+        })
+    }
+
+    /// Signs out: forgets the session and the companion's refresh token.
+    #[wasm_bindgen(js_name = signOut, unchecked_return_type = "Promise<void>")]
+    pub fn sign_out(&self) -> Promise {
+        let client = self.client.clone();
+        promise(async move {
+            client.sign_out().await?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Listens for `sessionchange` (`event.detail`: `{reason, session}`; `reason` is
+    /// `signin`, `refresh`, `signout` or `expired`). Fires on sign-in, refresh, sign-out
+    /// (here or in another tab of this origin) and a session the companion no longer holds.
+    #[wasm_bindgen(js_name = addEventListener)]
+    pub fn add_event_listener(
+        &self,
+        #[wasm_bindgen(js_name = type, unchecked_param_type = "\"sessionchange\"")] kind: &str,
+        #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent<SessionChange>) => void")]
+        listener: &js_sys::Function,
+    ) {
+        if let Some(target) = &self.events {
+            let _ = target.add_event_listener_with_callback(kind, listener);
+        }
+    }
+
+    /// Stops a listener added with `addEventListener`.
+    #[wasm_bindgen(js_name = removeEventListener)]
+    pub fn remove_event_listener(
+        &self,
+        #[wasm_bindgen(js_name = type, unchecked_param_type = "\"sessionchange\"")] kind: &str,
+        #[wasm_bindgen(unchecked_param_type = "(event: CustomEvent<SessionChange>) => void")]
+        listener: &js_sys::Function,
+    ) {
+        if let Some(target) = &self.events {
+            let _ = target.remove_event_listener_with_callback(kind, listener);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! The JavaScript face of the package: the `FundraisingClient` class, the `eventPages`
+//! iterator, the `FundraisingError` class and the TypeScript declarations, all a thin layer over
+//! the Rust API; and the package's allocator. Compiled only with the `js` feature, which the npm
+//! builds turn on: a Rust app that depends on the crate gets none of it. (Public for the tests
+//! of the JS surface; JavaScript reaches it through the npm package.)
+
+mod client;
+mod decode;
+mod error;
+mod event;
+mod options;
+mod pages;
+#[cfg(feature = "signin")]
+mod session;
+mod typescript;
+
+pub use client::FundraisingClient;
+pub use pages::EventPagesIterator;
+
+use wasm_bindgen::prelude::*;
+
+/// A fresh, unguessable third-party reference for the simple donation integration (a GUID
+/// from the platform's cryptographic random source), to send the donor to the donation page
+/// with, and to wait for the donation by.
+#[wasm_bindgen(js_name = newDonationReference)]
+pub fn new_donation_reference() -> Result<String, JsValue> {
+    Ok(crate::new_donation_reference()?)
+}
+
+/// A small free-list allocator instead of dlmalloc (the package is single-threaded).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    // SAFETY: wasm32-unknown-unknown without the atomics feature runs one thread.
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };

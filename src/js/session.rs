@@ -1,0 +1,70 @@
+//! The session as JS sees it, and the client's `sessionchange` event.
+
+use fundraising_core::companion::Profile;
+use fundraising_core::shape::TypeScript;
+use fundraising_core::ServiceDate;
+use serde::Serialize;
+use wasm_bindgen::JsValue;
+use web_sys::{CustomEvent, CustomEventInit, EventTarget};
+
+use crate::convert::to_js;
+use crate::js::decode::date;
+use crate::SessionChange;
+
+/// The current sign-in: who signed in and until when, and (in token-mediating mode) the
+/// short-lived access token. The refresh token stays in the companion's HttpOnly cookie; in
+/// BFF mode the access token stays there too and `accessToken` is `null`.
+#[derive(Serialize, TypeScript)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Session<'a> {
+    /// The bearer token for resource calls; `null` in BFF mode.
+    pub access_token: &'a Option<String>,
+    /// When the access token expires.
+    #[serde(serialize_with = "date")]
+    pub expires_at: &'a ServiceDate,
+    /// The scopes granted, space-separated, when the server said.
+    pub scope: &'a Option<String>,
+    /// Who signed in.
+    pub profile: &'a Profile,
+}
+
+impl<'a> From<&'a crate::Session> for Session<'a> {
+    fn from(session: &'a crate::Session) -> Self {
+        Session {
+            access_token: &session.access_token,
+            expires_at: &session.expires_at,
+            scope: &session.scope,
+            profile: &session.profile,
+        }
+    }
+}
+
+/// A session as the JS object `{accessToken, expiresAt: Date, scope, profile}`, or `null`.
+pub(crate) fn session_to_js(session: Option<&crate::Session>) -> JsValue {
+    match session {
+        Some(session) => to_js(&Session::from(session)),
+        None => JsValue::NULL,
+    }
+}
+
+/// The event's name.
+pub(crate) const SESSION_CHANGE: &str = "sessionchange";
+
+/// `detail` of the event.
+#[derive(Serialize)]
+struct Change<'a> {
+    reason: &'static str,
+    session: Option<Session<'a>>,
+}
+
+/// Fires `sessionchange` on `target` with `{reason, session}`.
+pub(crate) fn dispatch(target: &EventTarget, change: &SessionChange) {
+    let init = CustomEventInit::new();
+    init.set_detail(&to_js(&Change {
+        reason: change.reason.as_str(),
+        session: change.session.as_ref().map(Session::from),
+    }));
+    if let Ok(event) = CustomEvent::new_with_event_init_dict(SESSION_CHANGE, &init) {
+        let _ = target.dispatch_event(&event);
+    }
+}

@@ -1,0 +1,97 @@
+// The README and docs/ hold together: every relative link reaches a file of the repository,
+// and every #anchor a heading of its target (GitHub's heading ids); the README stays a short
+// first page with its sections in the order a newcomer needs them; and no file names a
+// tracker number.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+function markdownFiles() {
+  const docs = join(root, "docs");
+  const files = [join(root, "README.md"), join(root, "bench", "REPORT.md")];
+  for (const name of readdirSync(docs)) if (name.endsWith(".md")) files.push(join(docs, name));
+  return files;
+}
+
+/** The text outside fenced code blocks and inline code. */
+function prose(text) {
+  return text.replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
+}
+
+/** GitHub's id of a heading: lower case, punctuation dropped, spaces as hyphens, repeats
+ * numbered. */
+function anchors(text) {
+  const seen = new Map();
+  const ids = new Set();
+  for (const match of text.replace(/^```[\s\S]*?^```/gm, "").matchAll(/^#{1,6} (.+)$/gm)) {
+    const base = match[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    ids.add(count === 0 ? base : `${base}-${count}`);
+  }
+  for (const match of text.matchAll(/<a (?:name|id)="([^"]+)"/g)) ids.add(match[1]);
+  return ids;
+}
+
+test("every relative link and anchor in the README and docs/ resolves", () => {
+  const broken = [];
+  for (const file of markdownFiles()) {
+    const text = readFileSync(file, "utf8");
+    for (const match of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = match[1];
+      if (/^[a-z]+:/i.test(target)) continue;
+      const [path, anchor] = target.split("#");
+      const resolved = path === "" ? file : join(dirname(file), decodeURIComponent(path));
+      const where = `${relative(root, file)}: ${target}`;
+      if (!resolved.startsWith(root)) {
+        broken.push(`${where} (outside the repository)`);
+      } else if (!existsSync(resolved)) {
+        broken.push(`${where} (no such file)`);
+      } else if (anchor && statSync(resolved).isFile() && resolved.endsWith(".md")) {
+        if (!anchors(readFileSync(resolved, "utf8")).has(anchor)) broken.push(`${where} (no such heading)`);
+      }
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+test("the README is a short first page, its sections in a newcomer's order", () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const lines = readme.split("\n").length;
+  assert.ok(lines <= 320, `README.md has ${lines} lines; keep it near 300 and move reference into docs/`);
+  const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1].toLowerCase());
+  const order = ["install", "quick start", "rust quick start", "widgets", "companion", "content-security-policy", "commands", "documentation"];
+  let at = -1;
+  for (const word of order) {
+    const index = headings.findIndex((heading, i) => i > at && heading.includes(word));
+    assert.ok(index > at, `README: no \`## ...${word}...\` section after the previous one (sections: ${headings.join(" / ")})`);
+    at = index;
+  }
+  for (const name of readdirSync(join(root, "docs"))) {
+    if (name.endsWith(".md")) assert.ok(readme.includes(`docs/${name}`), `README does not link docs/${name}`);
+  }
+});
+
+test("no tracker numbers in the code, docs, reports, scripts and test headers", () => {
+  // Names and comments say what a thing guards, not which ticket asked for it.
+  const files = execFileSync("git", ["ls-files"], { cwd: root, encoding: "utf8" })
+    .split("\n")
+    .filter((file) => file && !/package-lock\.json$|\.lock$/.test(file));
+  const found = [];
+  for (const file of files) {
+    const path = join(root, file);
+    if (!existsSync(path) || statSync(path).size > 4 * 1024 * 1024) continue;
+    const text = readFileSync(path, "utf8");
+    for (const match of text.matchAll(/issues? [0-9]+/gi)) found.push(`${file}: ${match[0]}`);
+  }
+  assert.deepEqual(found, []);
+});
