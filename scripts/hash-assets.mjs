@@ -1,8 +1,8 @@
 // What the companion serves from pkg/, beside the npm package's own files: content-hashed
 // copies of each build's entry module, snippets and wasm (a name that changes with the bytes,
 // so the companion can let browsers keep them for a year: `immutable`), `assets.js` naming
-// them for widget.js, and a brotli (.br) and a gzip (.gz) sibling of every text and wasm file,
-// which the companion sends as they are (tower-http's precompressed files).
+// them for widget.js, and a brotli (.br) and a gzip (.gz) sibling of every script and wasm
+// file, which the companion sends as they are (tower-http's precompressed files).
 //
 // The npm package keeps its stable names (bundlers import those); the copies are extra files.
 // Run after package.json is written, whose `files` lists the package's own files only.
@@ -93,9 +93,10 @@ writeFileSync(
     `${lines.join("\n")}\n`,
 );
 
-// Precompressed siblings of every text and wasm file (brotli at its best quality, gzip -9),
-// where they are smaller than the file.
-const COMPRESSIBLE = /\.(js|mjs|wasm|ts|json|md|css|html|svg|txt|map)$/;
+// Precompressed siblings of what browsers load (scripts and wasm; brotli at its best quality,
+// gzip -9), where they are smaller than the file. Not of README.md or package.json: npm packs
+// every README* whatever `files` says, and the companion compresses anything else on the fly.
+const COMPRESSIBLE = /\.(js|mjs|wasm|css|html|svg|map)$/;
 const walk = (path) =>
   readdirSync(path).flatMap((entry) => {
     const full = join(path, entry);
