@@ -40,10 +40,12 @@ def pkg_files(build="full"):
     pkg = os.environ.get("BENCH_PKG_DIR", os.path.join(ROOT, "pkg"))
     folder = pkg if build == "full" else os.path.join(pkg, build)
     wasm = sorted(p for p in glob.glob(os.path.join(folder, "*_bg.wasm")) if not HASHED.search(p))
+    # The entry module and the snippets it imports; not engine-check.js, fetched only when
+    # init() fails, nor assets.js, the companion's list of hashed names.
     js = sorted(
         p
-        for p in glob.glob(os.path.join(folder, "*.js")) + glob.glob(os.path.join(folder, "snippets", "**", "*.js"), recursive=True)
-        if not HASHED.search(p) and os.path.basename(p) != "assets.js"
+        for p in [os.path.join(folder, "fundraising_client.js")] + glob.glob(os.path.join(folder, "snippets", "**", "*.js"), recursive=True)
+        if not HASHED.search(p) and os.path.exists(p)
     )
     return wasm, js
 
