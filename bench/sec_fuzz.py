@@ -1,5 +1,6 @@
 """Section 7: cargo-fuzz (nightly) on the pure rules: the date codec, the callback parser, the
-error-body parser and model decoding, FUZZ_SECONDS each (default 300; BENCH_QUICK=1: 10).
+error-body parser, model decoding and the BFF proxy's routing, FUZZ_SECONDS each (default 300;
+BENCH_QUICK=1: 10).
 Reports executions and crashes; a crash's input and message are written into the report."""
 
 import glob
@@ -15,6 +16,7 @@ TARGETS = {
     "callback_parser": "fundraising_core::callback::parse",
     "error_body": "fundraising_core::service_error::parse_error_body",
     "model_decode": "fundraising_core::json::decode (+ service shapes) of every model",
+    "proxy_route": "fundraising_companion::api_route::route / allowed_location: one of the four operations under --api-url, or a refusal",
 }
 SECONDS = int(os.environ.get("FUZZ_SECONDS") or (10 if QUICK else 300))
 FUZZ_DIR = os.path.join(ROOT, "fuzz")

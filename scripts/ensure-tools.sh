@@ -5,14 +5,15 @@
 #   Chromium and ChromeDriver (Debian), the other engines donors use (`engines`: Debian's
 #   Firefox ESR with geckodriver from crates.io, and WebKitGTK's MiniBrowser with
 #   WebKitWebDriver, run under Xvfb), the end-to-end test's npm packages, and Debian's
-#   redis-server (the companion's --redis-url tests start one on a free port).
-# Usage: scripts/ensure-tools.sh [wasm] [browser] [engines] [e2e] [redis]
+#   redis-server (the companion's --redis-url tests start one on a free port), and the
+#   certified OpenID peers of the interop tests (npm, locked in interop/).
+# Usage: scripts/ensure-tools.sh [wasm] [browser] [engines] [e2e] [redis] [interop]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want() { for w in "${WANTS[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 WANTS=("$@")
-[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser engines e2e redis)
+[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser engines e2e redis interop)
 
 apt_updated=0
 apt_install() {
@@ -92,5 +93,12 @@ if want e2e; then
   if [ ! -d e2e/node_modules/playwright-core ] || [ ! -d e2e/node_modules/axe-core ]; then
     echo "==> npm ci (e2e)" >&2
     (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
+
+if want interop; then
+  if [ ! -d interop/node_modules/openid-client ] || [ ! -d interop/node_modules/oidc-provider ]; then
+    echo "==> npm ci (interop: openid-client, oidc-provider)" >&2
+    (cd interop && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi

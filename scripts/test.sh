@@ -3,17 +3,21 @@
 # Node test and the end-to-end tests (Playwright in Chromium; WebDriver in Firefox and WebKit),
 # then the package as published (npm and crates.io) and the docs' links.
 # Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, Firefox
-# ESR and geckodriver, WebKitWebDriver and Xvfb, e2e npm packages, redis-server).
+# ESR and geckodriver, WebKitWebDriver and Xvfb, e2e npm packages, redis-server, the interop
+# tests' npm packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "tools"
-scripts/ensure-tools.sh wasm browser engines e2e redis
+scripts/ensure-tools.sh wasm browser engines e2e redis interop
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
+# The Leptos example and the small Rust app are workspaces of their own.
+(cd examples/leptos && cargo fmt -- --check)
+(cd tests/rust-app && cargo fmt -- --check)
 
 step "clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
@@ -23,14 +27,22 @@ for features in "" "--features js,chrono,time" "--no-default-features --features
   cargo clippy -p fundraising-client -p fundraising-core --target wasm32-unknown-unknown --all-targets $features -- -D warnings
 done
 
+step "clippy (the Leptos example)"
+(cd examples/leptos && CARGO_TARGET_DIR="$PWD/../../target/leptos-example" cargo clippy --all-targets -- -D warnings)
+
 step "the Rust API's documentation (wasm32, as docs.rs builds it)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -p fundraising-client --features chrono,time
 
 step "native tests"
 cargo test --workspace
 
-step "build the npm package"
+step "interop: openid-client against the sandbox, oidc-provider behind the companion"
+cargo build -q -p fundraising-sandbox -p fundraising-companion
+(cd interop && node --test)
+
+step "build the npm package and the Leptos example"
 scripts/build-pkg.sh
+scripts/leptos-example.sh
 
 step "browser tests (every engine), Node and end-to-end tests against a sandbox and a companion"
 # Every suite runs even when one before it failed, so one run shows every failure; the run
@@ -38,6 +50,8 @@ step "browser tests (every engine), Node and end-to-end tests against a sandbox 
 scripts/with-servers.sh -- bash -c '
   failed=()
   scripts/browser-tests.sh chromium firefox webkit || failed+=("browser tests")
+  (cd examples/leptos && CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_DIR="$PWD/../../target/leptos-example" cargo test) \
+    || failed+=("Leptos example browser tests")
   node --test tests/node/ || failed+=("Node tests")
   (cd e2e && node --test) || failed+=("end-to-end tests")
   if [ ${#failed[@]} -gt 0 ]; then

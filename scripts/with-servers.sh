@@ -12,6 +12,11 @@
 #   FUNDRAISING_BFF_COMPANION_URL  a second companion in BFF mode (--bff), serving www/ and pkg/ too,
 #                              for the application FUNDRAISING_BFF_APP_ID (its "/" is that app's home page)
 #   FUNDRAISING_BFF_APP_ID     demo-bff
+#   FUNDRAISING_LEPTOS_URL     a third companion serving the Leptos example (examples/leptos/dist,
+#                              built by scripts/leptos-example.sh) as its site, for the application
+#                              FUNDRAISING_LEPTOS_APP_ID (its "/" is that app's home page); its
+#                              addresses are written to examples/leptos/dist/config/HOST_PORT.json
+#   FUNDRAISING_LEPTOS_APP_ID  demo-leptos
 #   FUNDRAISING_TEST_HELPER_URL  scripts/test-helper.py (code minter and fault proxy), when that file exists
 #   WASM_BINDGEN_TEST_ADDRESS  the address wasm-bindgen-test-runner must serve on (an allowed origin)
 #   FUNDRAISING_RUN_DIR        folder with the servers' logs and data
@@ -30,7 +35,7 @@ cargo build -q "${cargo_flags[@]}" -p fundraising-sandbox -p fundraising-compani
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 companion_port=$(free_port); api_port=$(free_port); identity_port=$(free_port); runner_port=$(free_port); helper_port=$(free_port)
-bff_port=$(free_port)
+bff_port=$(free_port); leptos_port=$(free_port)
 
 run_dir=$(mktemp -d "${TMPDIR:-/tmp}/fundraising-run.XXXXXX")
 export FUNDRAISING_RUN_DIR=$run_dir
@@ -40,10 +45,24 @@ export FUNDRAISING_AUTH_URL="http://127.0.0.1:$identity_port"
 export FUNDRAISING_COMPANION_URL="http://127.0.0.1:$companion_port"
 export FUNDRAISING_BFF_COMPANION_URL="http://127.0.0.1:$bff_port"
 export FUNDRAISING_BFF_APP_ID=demo-bff
+export FUNDRAISING_LEPTOS_URL="http://127.0.0.1:$leptos_port"
+export FUNDRAISING_LEPTOS_APP_ID=demo-leptos
 export WASM_BINDGEN_TEST_ADDRESS="127.0.0.1:$runner_port"
 export WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION=1
 
 write_sandbox_config "$run_dir/sandbox.toml" "$FUNDRAISING_COMPANION_URL/" "$FUNDRAISING_BFF_COMPANION_URL/"
+cat >>"$run_dir/sandbox.toml" <<TOML
+
+[[applications]]
+app_id = "$FUNDRAISING_LEPTOS_APP_ID"
+secret = "demo-secret"
+home_page = "$FUNDRAISING_LEPTOS_URL/"
+TOML
+leptos_dist="$root/examples/leptos/dist"
+mkdir -p "$leptos_dist/config"
+cat >"$leptos_dist/config/127.0.0.1_$leptos_port.json" <<JSON
+{"appId": "$FUNDRAISING_LEPTOS_APP_ID", "baseUrl": "$FUNDRAISING_BASE_URL", "authUrl": "$FUNDRAISING_AUTH_URL", "companionUrl": "$FUNDRAISING_LEPTOS_URL"}
+JSON
 
 pids=()
 cleanup() {
@@ -74,6 +93,12 @@ FUNDRAISING_CLIENT_SECRET=demo-secret "$root/target/$profile/fundraising-compani
   >"$run_dir/companion-bff.log" 2>&1 &
 pids+=($!)
 
+FUNDRAISING_CLIENT_SECRET=demo-secret "$root/target/$profile/fundraising-companion" \
+  --listen "127.0.0.1:$leptos_port" --app-id "$FUNDRAISING_LEPTOS_APP_ID" --auth-url "$FUNDRAISING_AUTH_URL" \
+  --allowed-origin "$FUNDRAISING_LEPTOS_URL" --static-dir "$leptos_dist" \
+  >"$run_dir/companion-leptos.log" 2>&1 &
+pids+=($!)
+
 if [ -f "$root/scripts/test-helper.py" ]; then
   export FUNDRAISING_TEST_HELPER_URL="http://127.0.0.1:$helper_port"
   python3 "$root/scripts/test-helper.py" --port "$helper_port" >"$run_dir/test-helper.log" 2>&1 &
@@ -93,6 +118,7 @@ wait_up "$FUNDRAISING_AUTH_URL/.well-known/openid-configuration" sandbox
 wait_up "$FUNDRAISING_BASE_URL/demo-app/v1/campaign/byshortname/demo-campaign" sandbox
 wait_up "$FUNDRAISING_COMPANION_URL/healthz" companion
 wait_up "$FUNDRAISING_BFF_COMPANION_URL/healthz" companion-bff
+wait_up "$FUNDRAISING_LEPTOS_URL/healthz" companion-leptos
 [ -n "${FUNDRAISING_TEST_HELPER_URL:-}" ] && wait_up "$FUNDRAISING_TEST_HELPER_URL/healthz" test-helper
 
 set +e

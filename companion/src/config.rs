@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::secret::Secret;
-use crate::session::{CookieKey, CookieScope, BFF_COOKIE_PATH, COOKIE_PATH};
+use crate::session::{CookieKey, CookieScope, BFF_COOKIE_PATHS, COOKIE_PATHS};
 use clap::Parser;
 use fundraising_serve::{
     Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,
@@ -100,7 +100,14 @@ pub struct Args {
     /// refresh token then span instances. Without it they are per instance.
     #[arg(long, env = "COMPANION_REDIS_URL")]
     pub redis_url: Option<String>,
+    /// How long a refresh's outcome is given to requests still carrying the cookie it
+    /// replaced (other tabs), counted from the end of the refresh, in milliseconds.
+    #[arg(long, env = "COMPANION_REFRESH_GRACE_MS", default_value_t = DEFAULT_REFRESH_GRACE_MS)]
+    pub refresh_grace_ms: u64,
 }
+
+/// Default of `--refresh-grace-ms`: 10 s.
+pub const DEFAULT_REFRESH_GRACE_MS: u64 = 10_000;
 
 /// Everything the running companion needs, already validated.
 #[derive(Debug, Clone)]
@@ -130,6 +137,9 @@ pub struct Settings {
     pub bff: bool,
     /// Redis sharing refresh flights between instances (may hold a password: never printed).
     pub redis_url: Option<Secret>,
+    /// How long a refresh's outcome is shared with requests still carrying the cookie it
+    /// replaced, from the end of the refresh.
+    pub refresh_grace: Duration,
 }
 
 impl Settings {
@@ -154,6 +164,7 @@ impl Settings {
             api_url: None,
             bff: false,
             redis_url: None,
+            refresh_grace: Duration::from_millis(DEFAULT_REFRESH_GRACE_MS),
         })
     }
 
@@ -171,15 +182,15 @@ impl Settings {
         self.public_origin.starts_with("https://")
     }
 
-    /// The session cookie's `Secure` attribute and `Path` (`/auth`, or `/` in BFF mode, where
-    /// the proxied `/api/...` calls need it too).
+    /// The session cookie's `Secure` attribute and paths (`/auth`, and also `/api` in BFF
+    /// mode, where the proxied calls need it too).
     pub fn cookie_scope(&self) -> CookieScope {
         CookieScope {
             secure: self.secure_cookies(),
-            path: if self.bff {
-                BFF_COOKIE_PATH
+            paths: if self.bff {
+                BFF_COOKIE_PATHS
             } else {
-                COOKIE_PATH
+                COOKIE_PATHS
             },
         }
     }
@@ -241,6 +252,7 @@ impl Args {
         }
         settings.api_url = self.api_url;
         settings.bff = self.bff;
+        settings.refresh_grace = Duration::from_millis(self.refresh_grace_ms);
         if let Some(url) = self.redis_url.filter(|u| !u.trim().is_empty()) {
             check_redis_url(&url)?;
             settings.redis_url = Some(Secret::new(url.trim()));
@@ -399,11 +411,11 @@ mod tests {
                 .unwrap();
         let (settings, _) = args.into_settings(bound, Some("s".into())).unwrap();
         assert!(settings.bff);
-        assert_eq!(settings.cookie_scope().path, "/");
+        assert_eq!(settings.cookie_scope().paths, ["/auth", "/api"]);
         let args = Args::try_parse_from(["companion"]).unwrap();
         let (settings, _) = args.into_settings(bound, Some("s".into())).unwrap();
         assert!(!settings.bff);
-        assert_eq!(settings.cookie_scope().path, "/auth");
+        assert_eq!(settings.cookie_scope().paths, ["/auth"]);
     }
 
     #[test]

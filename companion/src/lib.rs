@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod api_route;
 mod app;
 mod config;
 mod error;

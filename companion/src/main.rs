@@ -58,6 +58,7 @@ async fn run(args: Args) -> Result<(), Error> {
         pkg_dir = ?settings.pkg_dir,
         upstream_timeout_ms = settings.upstream_timeout.as_millis() as u64,
         shared_refreshes = settings.redis_url.is_some(),
+        refresh_grace_ms = settings.refresh_grace.as_millis() as u64,
         ?limits,
         ?threads,
         "configuration"

@@ -1,7 +1,8 @@
 //! `--redis-url`: two companion instances with one cookie key and one real `redis-server`
 //! (Debian's, on a free port, no persistence) share the single-flight refresh and the grace
 //! window of a rotated refresh token, against the real sandbox identity server in process.
-//! Redis going away answers `503 session_store_unavailable` and a log line, never a panic.
+//! Redis going away answers `503 session_store_unavailable` and a log line, never a panic;
+//! a refresh the identity server already answered is never lost to a Redis failure.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -331,4 +332,224 @@ async fn a_claim_left_by_a_dead_instance_lapses_and_the_refresh_goes_on() {
     );
     let next = post(&a, "/auth/refresh", None, Some(&reply.cookie())).await;
     assert_eq!(next.status, 200, "{}", next.body);
+}
+
+/// The Redis entry of a refresh token (as the companion names it).
+fn entry_of(refresh_token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let hash = Sha256::digest(refresh_token.as_bytes());
+    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{KEY_PREFIX}{hex}")
+}
+
+async fn redis_conn(url: &str) -> ::redis::aio::MultiplexedConnection {
+    ::redis::Client::open(url)
+        .expect("url")
+        .get_multiplexed_async_connection()
+        .await
+        .expect("redis connection")
+}
+
+async fn redis_get(url: &str, key: &str) -> Option<String> {
+    ::redis::cmd("GET")
+        .arg(key)
+        .query_async(&mut redis_conn(url).await)
+        .await
+        .expect("GET")
+}
+
+/// Waits until `check` holds, at most `within`; false if it never did.
+async fn eventually<F, Fut>(within: Duration, mut check: F) -> bool
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline {
+        if check().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    check().await
+}
+
+/// Redis stops while the identity server is rotating the refresh token (a slow token
+/// endpoint opens the window). The companion answers the refresh it holds: 200 with the
+/// rotated cookie, and a log line. While Redis is away, another tab on the same instance
+/// gets that refresh too; on another instance it waits (503, cookie kept). Once Redis is
+/// back the refresh is stored, so the other instance's late tab gets the newest state
+/// instead of replaying a used token, and the newest cookie goes on working.
+#[tokio::test]
+async fn a_refresh_redis_misses_is_still_answered_and_shared_once_redis_is_back() {
+    logs::capture();
+    let mut redis = RedisServer::start();
+    let identity =
+        start_identity_with(|s| s.with_token_delay(Duration::from_millis(1500)), None).await;
+    let key = shared_key();
+    let a = start_companion(instance(&identity, &key, &redis.url())).await;
+    let b = start_companion(instance(&identity, &key, &redis.url())).await;
+    let cookie1 = signed_in(&identity, &a).await;
+    let rt1 = identity.issued_tokens()[0].clone();
+
+    let calls = identity.token_calls();
+    let refresh = tokio::spawn(refresh_at(a.url.clone(), cookie1.clone()));
+    assert!(
+        eventually(Duration::from_secs(10), || async {
+            identity.token_calls() == calls + 1
+        })
+        .await,
+        "the refresh reaches the identity server"
+    );
+    // The identity server is rotating the token: Redis goes away now.
+    redis.kill();
+    let reply = refresh.await.expect("task");
+    assert_eq!(
+        reply.status, 200,
+        "the refresh in hand is answered: {}",
+        reply.body
+    );
+    assert_token_answer_members(&reply.json());
+    let newest = reply.json()["accessToken"].clone();
+    let cookie2 = reply.cookie();
+    assert!(
+        common::logs::text().contains("a refresh succeeded but could not be shared"),
+        "a log line says so"
+    );
+
+    // Meanwhile: another tab with the old cookie on the same instance gets that refresh; on
+    // the other instance it cannot know, and waits for Redis (503, cookie kept).
+    let same = post(&a, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(same.status, 200, "{}", same.body);
+    assert_eq!(same.json()["accessToken"], newest);
+    let other = post(&b, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(
+        (other.status, other.error().as_str()),
+        (503, "session_store_unavailable")
+    );
+    assert!(other.set_cookie().is_none());
+    assert_eq!(
+        identity.token_calls(),
+        calls + 1,
+        "nothing replayed upstream"
+    );
+
+    // Redis is back (empty): the kept refresh is stored again, under the old token's entry.
+    redis.restart();
+    let url = redis.url();
+    assert!(
+        eventually(Duration::from_secs(15), || async {
+            redis_get(&url, &entry_of(&rt1))
+                .await
+                .is_some_and(|v| v.starts_with("D:"))
+        })
+        .await,
+        "the refresh is shared once Redis is back"
+    );
+    let late = post(&b, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(late.status, 200, "{}", late.body);
+    assert_eq!(late.json()["accessToken"], newest, "the newest state");
+    assert_eq!(
+        identity.token_calls(),
+        calls + 1,
+        "nothing replayed upstream"
+    );
+
+    // The newest cookie still works, on either instance.
+    let next = post(&b, "/auth/refresh", None, Some(&cookie2)).await;
+    assert_eq!(next.status, 200, "{}", next.body);
+    let again = post(&a, "/auth/refresh", None, Some(&next.cookie())).await;
+    assert_eq!(again.status, 200, "the session lives on: {}", again.body);
+}
+
+/// A Redis entry carries its expiry inside the seal. Someone who can write to Redis and
+/// holds an old cookie writes a captured entry back after it expired: it is refused, the old
+/// refresh token goes to the identity server, which sees a used token and revokes the whole
+/// session (reuse detection), instead of handing out the newer session.
+#[tokio::test]
+async fn an_entry_written_back_after_its_expiry_is_refused_and_reuse_detection_fires() {
+    logs::capture();
+    let redis = RedisServer::start();
+    let identity = start_identity().await;
+    let mut s = instance(&identity, &shared_key(), &redis.url());
+    s.refresh_grace = Duration::from_millis(1000);
+    let a = start_companion(s).await;
+    let cookie1 = signed_in(&identity, &a).await;
+    let rt1 = identity.issued_tokens()[0].clone();
+    let second = post(&a, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(second.status, 200, "{}", second.body);
+    let cookie2 = second.cookie();
+    let entry = entry_of(&rt1);
+    let captured = redis_get(&redis.url(), &entry)
+        .await
+        .expect("the refresh is shared through Redis");
+    assert!(captured.starts_with("D:"), "{captured}");
+    // Within the window, the entry answers a late tab (no upstream call).
+    let calls = identity.token_calls();
+    let late = post(&a, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(late.status, 200, "{}", late.body);
+    assert_eq!(identity.token_calls(), calls);
+
+    // Redis's TTL removes it; the captured value is written back, without a TTL.
+    let url = redis.url();
+    assert!(
+        eventually(Duration::from_secs(10), || async {
+            redis_get(&url, &entry).await.is_none()
+        })
+        .await,
+        "the entry expires"
+    );
+    let _: () = ::redis::cmd("SET")
+        .arg(&entry)
+        .arg(&captured)
+        .query_async(&mut redis_conn(&url).await)
+        .await
+        .expect("SET");
+
+    let replay = post(&a, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(
+        (replay.status, replay.error().as_str()),
+        (401, "session_expired"),
+        "the written-back entry is not answered: {}",
+        replay.body
+    );
+    assert_eq!(
+        identity.token_calls(),
+        calls + 1,
+        "the old token went to the identity server"
+    );
+    assert!(common::logs::text().contains("past its sealed expiry"));
+    // The identity server saw a used refresh token and revoked the chain: the newer cookie
+    // is dead too.
+    let newer = post(&a, "/auth/refresh", None, Some(&cookie2)).await;
+    assert_eq!(
+        (newer.status, newer.error().as_str()),
+        (401, "session_expired"),
+        "reuse detection fired: {}",
+        newer.body
+    );
+}
+
+/// Redis restarts while nothing is asked of it: each instance's connection is dead, and the
+/// first refresh on each still answers 200 (the command is sent again on a new connection)
+/// rather than 503 "broken pipe".
+#[tokio::test]
+async fn the_first_refresh_after_a_redis_restart_succeeds_on_every_instance() {
+    let mut redis = RedisServer::start();
+    let identity = start_identity().await;
+    let key = shared_key();
+    let a = start_companion(instance(&identity, &key, &redis.url())).await;
+    let b = start_companion(instance(&identity, &key, &redis.url())).await;
+    let cookie = signed_in(&identity, &a).await;
+    // Both instances have a live connection to Redis.
+    let on_a = post(&a, "/auth/refresh", None, Some(&cookie)).await;
+    assert_eq!(on_a.status, 200, "{}", on_a.body);
+    let on_b = post(&b, "/auth/refresh", None, Some(&on_a.cookie())).await;
+    assert_eq!(on_b.status, 200, "{}", on_b.body);
+
+    redis.restart();
+    let first_a = post(&a, "/auth/refresh", None, Some(&on_b.cookie())).await;
+    assert_eq!(first_a.status, 200, "first on A: {}", first_a.body);
+    let first_b = post(&b, "/auth/refresh", None, Some(&first_a.cookie())).await;
+    assert_eq!(first_b.status, 200, "first on B: {}", first_b.body);
 }

@@ -23,15 +23,23 @@ pub const REQUEST_LIFETIME_MS: i64 = 15 * 60 * 1000;
 pub const MAX_PENDING_REQUESTS: usize = 1000;
 /// Wrong passwords one pending authorisation request accepts; the next ends the request.
 pub const MAX_LOGIN_FAILURES_PER_REQUEST: u32 = 5;
-/// Wrong passwords in a row an account accepts before it is locked for a while.
+/// Wrong passwords in a row, for one account from one client address, before that address is
+/// locked out of that account for a while.
 pub const LOGIN_FAILURES_BEFORE_LOCK: u32 = 5;
-/// The first lock-out of an account, in milliseconds; each further wrong password after a
-/// lock-out doubles it, up to [`LOGIN_LOCK_MAX_MS`].
+/// The first lock-out, in milliseconds; each further wrong password after a lock-out doubles
+/// it, up to [`LOGIN_LOCK_MAX_MS`].
 pub const LOGIN_LOCK_FIRST_MS: i64 = 30_000;
-/// The longest lock-out of an account, in milliseconds (15 minutes).
+/// The longest lock-out, in milliseconds (15 minutes): the longest wait a sign-in can be put
+/// in, counted from the last wrong password sent from the locked-out address.
 pub const LOGIN_LOCK_MAX_MS: i64 = 15 * 60 * 1000;
-/// Most accounts whose wrong passwords are tracked (the least recently failed is forgotten).
-pub const MAX_TRACKED_ACCOUNTS: usize = 1000;
+/// Most (account, client address) pairs whose wrong passwords are tracked (the least
+/// recently failed is forgotten).
+pub const MAX_THROTTLED_LOGINS: usize = 1000;
+
+/// The `error_description` of an unknown, expired or foreign authorisation code.
+pub const UNKNOWN_CODE: &str = "the authorization code is unknown or has expired";
+/// The `error_description` of an unknown, expired, revoked or foreign refresh token.
+pub const UNKNOWN_REFRESH_TOKEN: &str = "the refresh token is unknown, expired or revoked";
 
 /// A fresh unguessable token: 32 random bytes, base64url.
 pub fn random_token() -> String {
@@ -152,13 +160,15 @@ struct PendingEntry {
     failed_logins: u32,
 }
 
+/// Wrong passwords for one account from one client address.
 #[derive(Debug, Clone, Copy)]
-struct AccountFailures {
+struct LoginFailures {
     /// Wrong passwords in a row.
     count: u32,
-    /// Until when the account refuses every password (milliseconds since the epoch).
+    /// Until when every password for the account from this address is refused
+    /// (milliseconds since the epoch).
     locked_until_ms: i64,
-    /// When the last wrong password came (for forgetting the least recent account).
+    /// When the last wrong password came (for forgetting the least recent pair).
     last_ms: i64,
 }
 
@@ -167,7 +177,8 @@ struct AccountFailures {
 pub enum LoginGate {
     /// Check the password.
     Open,
-    /// The account is locked for this many more milliseconds; refuse without checking.
+    /// The account is locked for this client address for this many more milliseconds
+    /// (at most [`LOGIN_LOCK_MAX_MS`]); refuse without checking.
     Locked {
         /// Milliseconds until the lock-out ends.
         remaining_ms: i64,
@@ -179,7 +190,7 @@ pub enum LoginGate {
 pub struct LoginFailure {
     /// The pending request has had too many wrong passwords and was ended.
     pub request_ended: bool,
-    /// The account is now locked for this many milliseconds.
+    /// The account is now locked for the client address for this many milliseconds.
     pub account_locked_ms: Option<i64>,
 }
 
@@ -196,7 +207,8 @@ struct Inner {
     /// Pending request ids by age (insertion sequence), for evicting the oldest.
     request_order: BTreeMap<u64, String>,
     next_seq: u64,
-    accounts: HashMap<String, AccountFailures>,
+    /// Wrong passwords by (account, client address).
+    throttles: HashMap<(String, String), LoginFailures>,
     sessions: HashMap<String, SessionEntry>,
     codes: HashMap<String, CodeEntry>,
     access: HashMap<String, AccessEntry>,
@@ -213,7 +225,7 @@ impl Inner {
             }
             live
         });
-        self.accounts
+        self.throttles
             .retain(|_, a| a.locked_until_ms > now || now - a.last_ms < LOGIN_LOCK_MAX_MS);
         self.sessions.retain(|_, s| s.expires_ms > now);
         self.codes.retain(|_, c| c.expires_ms > now);
@@ -277,7 +289,7 @@ impl std::fmt::Debug for GrantStore {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         f.debug_struct("GrantStore")
             .field("pending_requests", &inner.requests.len())
-            .field("tracked_accounts", &inner.accounts.len())
+            .field("throttled_logins", &inner.throttles.len())
             .field("sessions", &inner.sessions.len())
             .field("codes", &inner.codes.len())
             .field("access_tokens", &inner.access.len())
@@ -340,15 +352,17 @@ impl GrantStore {
         (inner.requests.len(), bytes)
     }
 
-    /// How many accounts have wrong passwords tracked (at most [`MAX_TRACKED_ACCOUNTS`]).
-    pub fn tracked_accounts(&self, now: i64) -> usize {
-        self.lock(now).accounts.len()
+    /// How many (account, client address) pairs have wrong passwords tracked (at most
+    /// [`MAX_THROTTLED_LOGINS`]).
+    pub fn throttled_logins(&self, now: i64) -> usize {
+        self.lock(now).throttles.len()
     }
 
-    /// Whether a password may be checked for `account` now (a known user's email).
-    pub fn login_gate(&self, account: &str, now: i64) -> LoginGate {
-        let key = account.to_ascii_lowercase();
-        match self.lock(now).accounts.get(&key) {
+    /// Whether a password for `account` (a known user's email) may be checked now for a login
+    /// from `client` (the client's address, see the login page).
+    pub fn login_gate(&self, account: &str, client: &str, now: i64) -> LoginGate {
+        let key = (account.to_ascii_lowercase(), client.to_owned());
+        match self.lock(now).throttles.get(&key) {
             Some(a) if a.locked_until_ms > now => LoginGate::Locked {
                 remaining_ms: a.locked_until_ms - now,
             },
@@ -357,8 +371,17 @@ impl GrantStore {
     }
 
     /// Counts a wrong password against the pending request `id` and, when the name is a
-    /// known user's (`account`), against that account, locking it with a growing backoff.
-    pub fn login_failed(&self, id: &str, account: Option<&str>, now: i64) -> LoginFailure {
+    /// known user's (`account`), against that account for logins from `client`, locking that
+    /// address out of the account with a growing backoff (at most [`LOGIN_LOCK_MAX_MS`]).
+    /// Logins from other addresses are not affected: wrong passwords can slow down one
+    /// address, never lock the account itself.
+    pub fn login_failed(
+        &self,
+        id: &str,
+        account: Option<&str>,
+        client: &str,
+        now: i64,
+    ) -> LoginFailure {
         let mut inner = self.lock(now);
         let mut request_ended = false;
         if let Some(pending) = inner.requests.get_mut(id) {
@@ -369,18 +392,19 @@ impl GrantStore {
             }
         }
         let account_locked_ms = account.and_then(|account| {
-            let key = account.to_ascii_lowercase();
-            if !inner.accounts.contains_key(&key) && inner.accounts.len() >= MAX_TRACKED_ACCOUNTS {
+            let key = (account.to_ascii_lowercase(), client.to_owned());
+            if !inner.throttles.contains_key(&key) && inner.throttles.len() >= MAX_THROTTLED_LOGINS
+            {
                 let oldest = inner
-                    .accounts
+                    .throttles
                     .iter()
                     .min_by_key(|(_, a)| a.last_ms)
                     .map(|(k, _)| k.clone());
                 if let Some(oldest) = oldest {
-                    inner.accounts.remove(&oldest);
+                    inner.throttles.remove(&oldest);
                 }
             }
-            let entry = inner.accounts.entry(key).or_insert(AccountFailures {
+            let entry = inner.throttles.entry(key).or_insert(LoginFailures {
                 count: 0,
                 locked_until_ms: 0,
                 last_ms: now,
@@ -400,11 +424,11 @@ impl GrantStore {
         }
     }
 
-    /// Forgets the wrong passwords of an account after a successful login.
-    pub fn login_succeeded(&self, account: &str, now: i64) {
+    /// Forgets the wrong passwords of an account from `client` after a successful login there.
+    pub fn login_succeeded(&self, account: &str, client: &str, now: i64) {
         self.lock(now)
-            .accounts
-            .remove(&account.to_ascii_lowercase());
+            .throttles
+            .remove(&(account.to_ascii_lowercase(), client.to_owned()));
     }
 
     /// Starts a login session for the user; returns the cookie value.
@@ -448,7 +472,8 @@ impl GrantStore {
     /// Redeems a code: checks client, redirect_uri and PKCE verifier, then issues tokens.
     ///
     /// A second use of a code by its own client fails and revokes the tokens issued for its
-    /// first use; another client's code is refused and changes nothing.
+    /// first use; another client's code is refused and changes nothing, with the answer an
+    /// unknown code gets (a client learns nothing about codes that are not its own).
     /// The error is the `error_description` of an `invalid_grant` answer.
     pub fn exchange_code(
         &self,
@@ -459,14 +484,13 @@ impl GrantStore {
         now: i64,
     ) -> Result<(Grant, IssuedTokens), &'static str> {
         let mut inner = self.lock(now);
+        // The client comes first: another client's code, used or not, changes nothing and is
+        // answered as an unknown one.
         let entry = inner
             .codes
             .get_mut(code)
-            .ok_or("the authorization code is unknown or has expired")?;
-        // The client comes first: another client's code, used or not, changes nothing.
-        if entry.grant.client_id != client_id {
-            return Err("the authorization code was issued to another client");
-        }
+            .filter(|c| c.grant.client_id == client_id)
+            .ok_or(UNKNOWN_CODE)?;
         if entry.used {
             let chain = entry.chain.clone();
             if let Some(chain) = chain {
@@ -502,8 +526,10 @@ impl GrantStore {
     /// Rotates a refresh token: the presented one stops working and a new pair is issued.
     ///
     /// Presenting a refresh token that was already used revokes its whole chain (every
-    /// refresh and access token descending from the same code). The error is the
-    /// `error_description` of an `invalid_grant` answer.
+    /// refresh and access token descending from the same code). Another client's refresh
+    /// token changes nothing and is answered as an unknown one, so that a client learns
+    /// nothing about tokens that are not its own. The error is the `error_description` of an
+    /// `invalid_grant` answer.
     pub fn refresh(
         &self,
         refresh_token: &str,
@@ -514,10 +540,8 @@ impl GrantStore {
         let entry = inner
             .refresh
             .get_mut(refresh_token)
-            .ok_or("the refresh token is unknown, expired or revoked")?;
-        if entry.grant.client_id != client_id {
-            return Err("the refresh token was issued to another client");
-        }
+            .filter(|r| r.grant.client_id == client_id)
+            .ok_or(UNKNOWN_REFRESH_TOKEN)?;
         if entry.used {
             let chain = entry.chain.clone();
             inner.revoke_chain(&chain);

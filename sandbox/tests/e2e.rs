@@ -485,3 +485,72 @@ async fn login_csrf_headers_revocation_and_json_errors_over_http() {
         serde_json::from_str(&wrong_method.text().await.expect("body")).expect("JSON");
     assert_eq!(body["error"], "invalid_request");
 }
+
+/// The login throttle over real sockets: the serving loop hands the peer's address to the
+/// login, so wrong passwords from 127.0.0.2 lock that address out (429, `Retry-After`) while
+/// the user, connecting from 127.0.0.1, signs in.
+#[tokio::test]
+async fn wrong_passwords_from_one_address_do_not_lock_another_out() {
+    let server = start(&[]);
+    let from = |ip: [u8; 4]| {
+        Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(Duration::from_secs(20))
+            .local_address(std::net::IpAddr::from(ip))
+            .build()
+            .expect("client")
+    };
+    let (attacker, user) = (from([127, 0, 0, 2]), from([127, 0, 0, 1]));
+    let authorize = format!(
+        "{}/connect/authorize?{}",
+        server.identity,
+        serde_urlencoded::to_string([
+            ("client_id", "demo-app"),
+            ("response_type", "code"),
+            ("scope", "openid profile"),
+            ("redirect_uri", HOME),
+            ("nonce", "throttle-nonce"),
+        ])
+        .expect("query")
+    );
+    let login = |http: Client, password: &'static str| {
+        let (authorize, identity) = (authorize.clone(), server.identity.clone());
+        async move {
+            let to_login = http.get(&authorize).send().await.expect("authorize");
+            let page = http
+                .get(format!("{identity}{}", location(&to_login)))
+                .send()
+                .await
+                .expect("login page");
+            let request = hidden(&page.text().await.expect("html"), "request");
+            http.post(format!("{identity}/connect/login"))
+                .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+                .body(form_body(&[
+                    ("request", &request),
+                    ("username", "demo@example.org"),
+                    ("password", password),
+                ]))
+                .send()
+                .await
+                .expect("login")
+        }
+    };
+    for _ in 0..fundraising_sandbox::LOGIN_FAILURES_BEFORE_LOCK {
+        login(attacker.clone(), "wrong").await;
+    }
+    let locked = login(attacker.clone(), "demo-password").await;
+    assert_eq!(locked.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = locked.headers()["retry-after"]
+        .to_str()
+        .expect("text")
+        .parse()
+        .expect("seconds");
+    assert!(
+        (1..=(fundraising_sandbox::LOGIN_LOCK_FIRST_MS / 1000) as u64).contains(&wait),
+        "{wait}"
+    );
+    assert!(locked.headers().get(SET_COOKIE).is_none());
+    let signed = login(user, "demo-password").await;
+    assert_eq!(signed.status(), StatusCode::SEE_OTHER);
+    assert!(signed.headers().get(SET_COOKIE).is_some());
+}

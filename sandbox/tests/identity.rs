@@ -644,8 +644,57 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_chain() {
         .is_none());
 }
 
+/// A refresh request as RFC 6749 §6 has it (no `redirect_uri`), or with one as the spec's
+/// example sends it: then it must be the registered home page.
 #[tokio::test]
-async fn refresh_needs_the_registered_redirect_uri_and_the_same_client() {
+async fn refresh_follows_rfc6749_section_6_and_a_redirect_uri_must_be_the_registered_one() {
+    let t = open_default();
+    let app = t.identity();
+    let code = code(&app, &authorize_uri(&[])).await;
+    let rt = exchange(&app, &code, Some(VERIFIER)).await.json()["refresh_token"]
+        .as_str()
+        .expect("rt")
+        .to_owned();
+    let refresh_with = |token: String, redirect_uri: Option<&'static str>| {
+        let mut pairs = vec![("grant_type", "refresh_token"), ("refresh_token", &*token)];
+        if let Some(uri) = redirect_uri {
+            pairs.push(("redirect_uri", uri));
+        }
+        token_request(Some(&basic("demo-app", "demo-secret")), &pairs)
+    };
+    // Without redirect_uri: the new pair, an id_token for the same user.
+    let plain = call(&app, refresh_with(rt.clone(), None)).await;
+    assert_eq!(plain.status, StatusCode::OK, "{}", plain.body);
+    let rt2 = plain.json()["refresh_token"]
+        .as_str()
+        .expect("rotated")
+        .to_owned();
+    assert_ne!(rt2, rt);
+    assert!(plain.json()["id_token"].is_string());
+    // Another redirect_uri is refused and changes nothing: the token still works after.
+    let wrong = call(
+        &app,
+        refresh_with(rt2.clone(), Some("http://127.0.0.1:8080/other")),
+    )
+    .await;
+    assert_eq!(wrong.status, StatusCode::BAD_REQUEST);
+    assert_eq!(wrong.json()["error"], "invalid_grant");
+    assert!(
+        wrong.json()["error_description"]
+            .as_str()
+            .is_some_and(|d| d.contains("redirect_uri")),
+        "{}",
+        wrong.body
+    );
+    // The registered one, as the spec's example and our clients send it.
+    let spec = call(&app, refresh_with(rt2, Some(HOME))).await;
+    assert_eq!(spec.status, StatusCode::OK, "{}", spec.body);
+}
+
+/// Another client's refresh token or code gets exactly the answer an unknown one gets: the
+/// token endpoint does not tell a client that a token it does not own exists.
+#[tokio::test]
+async fn a_foreign_refresh_token_or_code_is_answered_as_an_unknown_one() {
     let t = open(two_app_config());
     let app = t.identity();
     let code = code(&app, &authorize_uri(&[])).await;
@@ -653,33 +702,64 @@ async fn refresh_needs_the_registered_redirect_uri_and_the_same_client() {
         .as_str()
         .expect("rt")
         .to_owned();
-    let wrong_uri = call(
+    let as_other =
+        |pairs: &[(&str, &str)]| token_request(Some(&basic("other-app", "other-secret")), pairs);
+    let other_home = "http://127.0.0.1:9999/callback";
+    let foreign = call(
         &app,
-        token_request(
-            Some(&basic("demo-app", "demo-secret")),
-            &[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", &rt),
-                ("redirect_uri", "http://x/"),
-            ],
-        ),
+        as_other(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", &rt),
+            ("redirect_uri", other_home),
+        ]),
     )
     .await;
-    assert_eq!(wrong_uri.json()["error"], "invalid_grant");
-    let other_client = call(
+    let unknown = call(
         &app,
-        token_request(
-            Some(&basic("other-app", "other-secret")),
-            &[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", &rt),
-                ("redirect_uri", "http://127.0.0.1:9999/callback"),
-            ],
-        ),
+        as_other(&[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", "no-such-refresh-token"),
+            ("redirect_uri", other_home),
+        ]),
     )
     .await;
-    assert_eq!(other_client.json()["error"], "invalid_grant");
+    assert_eq!(foreign.status, StatusCode::BAD_REQUEST);
+    assert_eq!(foreign.json()["error"], "invalid_grant");
+    assert_eq!(
+        (foreign.status, &foreign.body),
+        (unknown.status, &unknown.body)
+    );
+    assert!(!foreign.body.contains("another client"), "{}", foreign.body);
+    // The owner's token still works.
     assert_eq!(refresh(&app, &rt).await.status, StatusCode::OK);
+
+    let code = code_for_fresh_request(&app).await;
+    let exchange_as_other = |code: String| {
+        let pairs = [
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("redirect_uri", other_home),
+            ("code_verifier", VERIFIER),
+        ];
+        as_other(&pairs)
+    };
+    let foreign = call(&app, exchange_as_other(code.clone())).await;
+    let unknown = call(&app, exchange_as_other("no-such-code".into())).await;
+    assert_eq!(foreign.json()["error"], "invalid_grant");
+    assert_eq!(
+        (foreign.status, &foreign.body),
+        (unknown.status, &unknown.body)
+    );
+    // The owner's code still works.
+    assert_eq!(
+        exchange(&app, &code, Some(VERIFIER)).await.status,
+        StatusCode::OK
+    );
+}
+
+/// A code of demo-app from a new authorize request (logging in again).
+async fn code_for_fresh_request(app: &axum::Router) -> String {
+    code(app, &authorize_uri(&[])).await
 }
 
 #[tokio::test]
@@ -1203,6 +1283,7 @@ async fn wrong_passwords_end_the_request_and_lock_the_account_with_backoff() {
         "{}",
         locked.body
     );
+    assert_eq!(locked.header("retry-after").as_deref(), Some("30"));
     // After the lock-out the right password works, and clears the count.
     t.sandbox.clock().advance(Duration::from_millis(
         fundraising_sandbox::LOGIN_LOCK_FIRST_MS as u64 + 1,
@@ -1230,6 +1311,7 @@ async fn wrong_passwords_end_the_request_and_lock_the_account_with_backoff() {
         "{}",
         doubled.body
     );
+    assert_eq!(doubled.header("retry-after").as_deref(), Some("60"));
 
     // Unknown names count against the request but track no account.
     let request = new_request(&app).await;
@@ -1249,21 +1331,137 @@ async fn wrong_passwords_end_the_request_and_lock_the_account_with_backoff() {
     assert_eq!(
         t.sandbox
             .grants()
-            .tracked_accounts(t.sandbox.clock().now_millis()),
+            .throttled_logins(t.sandbox.clock().now_millis()),
         1
     );
 }
 
 #[test]
-fn tracked_accounts_are_capped() {
+fn throttled_logins_are_capped() {
     let t = open_default();
     let grants = t.sandbox.grants();
     let now = t.sandbox.clock().now_millis();
-    let max = fundraising_sandbox::MAX_TRACKED_ACCOUNTS;
+    let max = fundraising_sandbox::MAX_THROTTLED_LOGINS;
     for i in 0..max + 200 {
-        grants.login_failed("no-request", Some(&format!("user{i}@example.org")), now);
+        let client = format!("198.51.100.{}", i % 7);
+        grants.login_failed(
+            "no-request",
+            Some(&format!("user{i}@example.org")),
+            &client,
+            now,
+        );
     }
-    assert_eq!(grants.tracked_accounts(now), max);
+    assert_eq!(grants.throttled_logins(now), max);
+}
+
+/// A login form sent from `peer` (the TCP peer the serving loop records).
+fn login_from(
+    request: &str,
+    username: &str,
+    password: &str,
+    peer: &str,
+) -> axum::http::Request<axum::body::Body> {
+    let mut r = login_form(request, username, password);
+    let peer: std::net::SocketAddr = peer.parse().expect("peer address");
+    r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+    r
+}
+
+/// The login throttle is bounded: an address sending wrong passwords is locked out of the
+/// account for at most `LOGIN_LOCK_MAX_MS` after its last one (429 with `Retry-After`, never
+/// longer), and the account itself is never locked: the user, from another address, signs in
+/// at any time, however many wrong passwords the attacker sends.
+#[tokio::test]
+async fn an_attacker_can_delay_a_sign_in_but_cannot_lock_the_account() {
+    let t = open_default();
+    let app = t.identity();
+    let clock = t.sandbox.clock();
+    let attacker = "198.51.100.7:40000";
+    let user = "203.0.113.5:50000";
+    let max_wait = (fundraising_sandbox::LOGIN_LOCK_MAX_MS / 1000) as u64;
+    let mut longest = 0;
+    let mut attacker_request = new_request(&app).await;
+    // The attacker sends 60 wrong passwords, each as soon as it may: after every lock-out it
+    // waits exactly the announced Retry-After, so the account stays locked for it throughout.
+    for sent in 0..60 {
+        let reply = call(
+            &app,
+            login_from(&attacker_request, "demo@example.org", "guess", attacker),
+        )
+        .await;
+        match reply.status {
+            StatusCode::OK => {}
+            StatusCode::TOO_MANY_REQUESTS if reply.body.contains("this sign-in request") => {
+                // Five wrong passwords end a sign-in request: start another one.
+                attacker_request = new_request(&app).await;
+            }
+            StatusCode::TOO_MANY_REQUESTS => {
+                let wait: u64 = reply
+                    .header("retry-after")
+                    .expect("a lock-out says how long")
+                    .parse()
+                    .expect("seconds");
+                assert!(
+                    reply.body.contains(&format!("try again in {wait} seconds")),
+                    "{}",
+                    reply.body
+                );
+                assert!(
+                    (1..=max_wait).contains(&wait),
+                    "wait {wait} s after {sent} wrong passwords"
+                );
+                longest = longest.max(wait);
+                // Meanwhile, from another address, the user signs in with the right password.
+                let request = new_request(&app).await;
+                let signed = call(
+                    &app,
+                    login_from(&request, "demo@example.org", "demo-password", user),
+                )
+                .await;
+                assert_eq!(signed.status, StatusCode::SEE_OTHER, "{}", signed.body);
+                assert!(signed.header("set-cookie").is_some());
+                // A right password from the locked address is refused until the wait is over.
+                let request = new_request(&app).await;
+                let refused = call(
+                    &app,
+                    login_from(&request, "demo@example.org", "demo-password", attacker),
+                )
+                .await;
+                assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+                assert!(refused.header("set-cookie").is_none());
+                clock.advance(Duration::from_secs(wait));
+                attacker_request = new_request(&app).await;
+            }
+            other => panic!("unexpected {other}: {}", reply.body),
+        }
+    }
+    assert_eq!(longest, max_wait, "the backoff reached its stated ceiling");
+    // However long the attack went on, the lock-out ends: after the announced wait, the right
+    // password works from the attacker's address too (a user sharing that address is only
+    // delayed, by at most the ceiling).
+    let mut wait = None;
+    for _ in 0..2 * fundraising_sandbox::LOGIN_FAILURES_BEFORE_LOCK {
+        let request = new_request(&app).await;
+        let reply = call(
+            &app,
+            login_from(&request, "demo@example.org", "guess", attacker),
+        )
+        .await;
+        if let Some(after) = reply.header("retry-after") {
+            wait = Some(after.parse::<u64>().expect("seconds"));
+            break;
+        }
+    }
+    let wait = wait.expect("the attacker's address is locked out again");
+    assert!(wait <= max_wait);
+    clock.advance(Duration::from_secs(wait));
+    let request = new_request(&app).await;
+    let ok = call(
+        &app,
+        login_from(&request, "demo@example.org", "demo-password", attacker),
+    )
+    .await;
+    assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
 }
 
 fn assert_page_headers(reply: &Reply) {

@@ -132,4 +132,24 @@ mod tests {
         );
         assert!(!grant.is_refresh());
     }
+
+    /// A refresh sends `redirect_uri` as the spec's example does (RFC 6749 §6 does not need
+    /// it, and the sandbox accepts both; a real service following the spec may want it).
+    #[test]
+    fn the_refresh_grant_form_keeps_the_redirect_uri() {
+        let token = Secret::new("rt");
+        let grant = TokenGrant::RefreshToken {
+            refresh_token: &token,
+            redirect_uri: "http://x/",
+        };
+        assert_eq!(
+            grant.form(),
+            vec![
+                ("grant_type", "refresh_token"),
+                ("refresh_token", "rt"),
+                ("redirect_uri", "http://x/")
+            ]
+        );
+        assert!(grant.is_refresh());
+    }
 }

@@ -9,7 +9,7 @@ use crate::secret::Secret;
 use crate::session::{clear_cookie, session_cookie, SessionData};
 use crate::state::AppState;
 use axum::extract::State;
-use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
+use axum::http::header::CACHE_CONTROL;
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -46,7 +46,7 @@ pub async fn exchange(
     let bff = state.settings().bff;
     let answer = token_answer(&tokens, profile.clone(), None, bff);
     let scope = state.settings().cookie_scope();
-    let cookie = match &tokens.refresh_token {
+    let cookies = match &tokens.refresh_token {
         Some(refresh_token) => {
             let session = SessionData {
                 refresh_token: refresh_token.clone(),
@@ -69,10 +69,8 @@ pub async fn exchange(
         }
     };
     Ok((
-        [
-            (SET_COOKIE, cookie),
-            (CACHE_CONTROL, HeaderValue::from_static("no-store")),
-        ],
+        cookies,
+        [(CACHE_CONTROL, HeaderValue::from_static("no-store"))],
         Json(answer),
     )
         .into_response())

@@ -4,7 +4,6 @@ use super::guard::BrowserPost;
 use crate::session::{clear_cookie, session_from_headers, CookieState};
 use crate::state::AppState;
 use axum::extract::State;
-use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
@@ -21,7 +20,8 @@ pub async fn logout(
     }
     (
         StatusCode::NO_CONTENT,
-        [(SET_COOKIE, clear_cookie(settings.cookie_scope()))],
+        clear_cookie(settings.cookie_scope()),
+        (),
     )
         .into_response()
 }

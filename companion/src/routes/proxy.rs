@@ -6,25 +6,31 @@
 //! - `GET api/donation/ref/{reference}`
 //! - `POST api/event` and `POST api/event/`
 //! - `GET api/event/{eventId}/pages` (the query passed through)
+//!
+//! (the mapping is [`crate::api_route::route`]). Answers stay data: every proxied answer is
+//! sent with `X-Content-Type-Options: nosniff` and a `Content-Security-Policy` that lets
+//! nothing load or run, a `Content-Type` other than JSON becomes `text/plain`, and a
+//! `Location` passes only when it points under `--api-url`.
 
 use super::guard::check_api_call;
 use super::refresh::{expired, refresh_session};
+use crate::api_route::{allowed_location, route};
 use crate::error::Error;
 use crate::secret::Secret;
 use crate::session::{
-    clear_cookie, session_cookie, session_from_headers, CookieState, SessionData,
+    clear_cookie, session_cookie, session_from_headers, CookieState, SessionData, SetCookies,
 };
 use crate::state::AppState;
 use crate::upstream;
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::header::{
-    ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE, WWW_AUTHENTICATE,
+    ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION,
+    WWW_AUTHENTICATE, X_CONTENT_TYPE_OPTIONS,
 };
 use axum::http::{HeaderMap, HeaderValue, Method, Request as HttpRequest, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body_util::Full;
-use percent_encoding::percent_decode_str;
 use std::time::{SystemTime, UNIX_EPOCH};
 use url::Url;
 
@@ -34,52 +40,24 @@ pub const MAX_REQUEST_BODY: usize = 64 * 1024;
 pub const MAX_RESPONSE_BODY: usize = 1024 * 1024;
 /// An access token with less than this left is refreshed before the call.
 const REFRESH_MARGIN_MS: i64 = 60_000;
+/// The `Content-Security-Policy` of every proxied answer: opened as a page, it loads and runs
+/// nothing (`sandbox` gives it an opaque origin too) and cannot be framed.
+pub const ANSWER_CSP: &str = "default-src 'none'; frame-ancestors 'none'; sandbox";
+/// The `Content-Type` a non-JSON upstream body is served with.
+const PLAIN_TEXT: &str = "text/plain; charset=utf-8";
 
-/// One of the four operations, with its upstream path segments (below `{app_id}/v1/`).
-#[derive(Debug, PartialEq, Eq)]
-struct Operation {
-    segments: Vec<String>,
-    /// Whether the query string is passed through (the pages listing only).
-    query: bool,
-}
-
-/// A path parameter as the upstream will see it: percent-decoded, non-empty, no `/` or `\`
-/// (no encoded slash smuggles a segment), not `.` or `..` (no traversal), no control
-/// characters, valid UTF-8.
-fn parameter(raw: &str) -> Option<String> {
-    let value = percent_decode_str(raw).decode_utf8().ok()?;
-    let bad = value.is_empty()
-        || value == "."
-        || value == ".."
-        || value
-            .chars()
-            .any(|c| c == '/' || c == '\\' || c.is_control());
-    (!bad).then(|| value.into_owned())
-}
-
-/// The operation of `method` and `path` (the path below `/api/`), or `None` (404).
-fn operation(method: &Method, path: &str) -> Option<Operation> {
-    let parts: Vec<&str> = path.split('/').collect();
-    let owned = |s: &[&str]| s.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-    match (method, parts.as_slice()) {
-        (&Method::GET, ["campaign", "byshortname", name]) => Some(Operation {
-            segments: vec!["campaign".into(), "byshortname".into(), parameter(name)?],
-            query: false,
-        }),
-        (&Method::GET, ["donation", "ref", reference]) => Some(Operation {
-            segments: vec!["donation".into(), "ref".into(), parameter(reference)?],
-            query: false,
-        }),
-        (&Method::POST, ["event"]) | (&Method::POST, ["event", ""]) => Some(Operation {
-            segments: owned(&parts),
-            query: false,
-        }),
-        (&Method::GET, ["event", id, "pages"]) => Some(Operation {
-            segments: vec!["event".into(), parameter(id)?, "pages".into()],
-            query: true,
-        }),
-        _ => None,
-    }
+/// Whether a `Content-Type` is JSON (`application/json`, or a `+json` type).
+fn is_json(content_type: &HeaderValue) -> bool {
+    let essence = content_type
+        .to_str()
+        .unwrap_or("")
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
 fn now_millis() -> i64 {
@@ -92,7 +70,7 @@ fn now_millis() -> i64 {
 /// The session the call is made for, and the `Set-Cookie` its answer must carry.
 struct Caller {
     session: Option<SessionData>,
-    set_cookie: Option<HeaderValue>,
+    set_cookie: Option<SetCookies>,
 }
 
 impl Caller {
@@ -188,20 +166,38 @@ async fn call(
 /// (403), refuses a request with its own `Authorization` (400) or a body over 64 KiB (413),
 /// then forwards it with only `Content-Type` and `Accept` (never the browser's `Cookie` or
 /// `Authorization`), attaching the session's bearer token (refreshed first when it has less
-/// than a minute left). Without a session the call goes anonymously. The upstream status,
-/// body, `Content-Type` and `Location` come back unchanged.
+/// than a minute left). Without a session the call goes anonymously. The upstream status and
+/// body come back, a JSON `Content-Type` unchanged (any other as `text/plain`), a `Location`
+/// only under `--api-url`; every answer, the companion's own errors too, carries `nosniff`
+/// and [`ANSWER_CSP`].
 pub async fn proxy(State(state): State<AppState>, request: Request) -> Response {
-    match forward(&state, request).await {
+    let mut response = match forward(&state, request).await {
         Ok(response) | Err(response) => response,
-    }
+    };
+    let headers = response.headers_mut();
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(
+        CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(ANSWER_CSP),
+    );
+    response
 }
 
 async fn forward(state: &AppState, request: Request) -> Result<Response, Response> {
     let (parts, body) = request.into_parts();
     let settings = state.settings();
-    let path = parts.uri.path();
-    let below = path.strip_prefix("/api/").unwrap_or("");
-    let op = operation(&parts.method, below).ok_or(Error::NotFound.into_response())?;
+    let Some(api_url) = &settings.api_url else {
+        return Err(Error::NotFound.into_response());
+    };
+    let url = route(
+        api_url,
+        &settings.app_id,
+        &parts.method,
+        parts.uri.path(),
+        parts.uri.query(),
+    )
+    .ok_or_else(|| Error::NotFound.into_response())?
+    .url;
     check_api_call(state, &parts.method, &parts.headers).map_err(IntoResponse::into_response)?;
     if parts.headers.contains_key(AUTHORIZATION) {
         return Err(Error::InvalidRequest(
@@ -212,20 +208,6 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, Respons
     let body = to_bytes(body, MAX_REQUEST_BODY)
         .await
         .map_err(|_| Error::PayloadTooLarge.into_response())?;
-
-    let Some(api_url) = &settings.api_url else {
-        return Err(Error::NotFound.into_response());
-    };
-    let mut url = api_url.clone();
-    url.path_segments_mut()
-        .map_err(|_| Error::UpstreamUnavailable.into_response())?
-        .pop_if_empty()
-        .push(&settings.app_id)
-        .push("v1")
-        .extend(&op.segments);
-    if op.query {
-        url.set_query(parts.uri.query());
-    }
 
     let scope = settings.cookie_scope();
     let mut caller = match session_from_headers(&settings.cookie_key, &parts.headers) {
@@ -285,18 +267,37 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, Respons
         }
     }
 
+    let response_body_empty = upstream.body.is_empty();
     let mut response = Response::new(Body::from(upstream.body));
     *response.status_mut() = upstream.status;
     let headers = response.headers_mut();
-    if let Some(value) = upstream.content_type {
-        headers.insert(CONTENT_TYPE, value);
+    match upstream.content_type {
+        Some(value) if is_json(&value) => {
+            headers.insert(CONTENT_TYPE, value);
+        }
+        Some(_) => {
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static(PLAIN_TEXT));
+        }
+        None if !response_body_empty => {
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static(PLAIN_TEXT));
+        }
+        None => {}
     }
-    if let Some(value) = upstream.location {
+    let location = upstream
+        .location
+        .as_ref()
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| allowed_location(api_url, &url, value))
+        .and_then(|allowed| HeaderValue::from_str(allowed.as_str()).ok());
+    if upstream.location.is_some() && location.is_none() {
+        tracing::warn!("a Location from the resource API outside --api-url was dropped");
+    }
+    if let Some(value) = location {
         headers.insert(LOCATION, value);
     }
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Some(cookie) = caller.set_cookie {
-        headers.insert(SET_COOKIE, cookie);
+    if let Some(cookies) = caller.set_cookie {
+        cookies.append_to(headers);
     }
     Ok(response)
 }
@@ -305,48 +306,25 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, Respons
 mod tests {
     use super::*;
 
-    fn segments(method: Method, path: &str) -> Option<Vec<String>> {
-        operation(&method, path).map(|o| o.segments)
-    }
-
     #[test]
-    fn only_the_four_operations_match() {
-        assert_eq!(
-            segments(Method::GET, "campaign/byshortname/demo%20campaign"),
-            Some(vec![
-                "campaign".into(),
-                "byshortname".into(),
-                "demo campaign".into()
-            ])
-        );
-        assert!(segments(Method::GET, "donation/ref/demo-ref-1").is_some());
-        assert_eq!(
-            segments(Method::POST, "event/"),
-            Some(vec!["event".into(), "".into()])
-        );
-        assert!(segments(Method::POST, "event").is_some());
-        assert!(operation(&Method::GET, "event/1001/pages").is_some_and(|o| o.query));
-        for (method, path) in [
-            (Method::POST, "campaign/byshortname/x"),
-            (Method::GET, "event"),
-            (Method::DELETE, "donation/ref/x"),
-            (Method::GET, "campaign/byshortname"),
-            (Method::GET, "campaign/byshortname/"),
-            (Method::GET, "campaign/byshortname/x/y"),
-            (Method::GET, "donation/ref/.."),
-            (Method::GET, "donation/ref/%2e%2e"),
-            (Method::GET, "donation/ref/a%2Fb"),
-            (Method::GET, "donation/ref/a%5cb"),
-            (Method::GET, "donation/ref/a%00b"),
-            (Method::GET, "donation/ref/%ff"),
-            (Method::GET, "event/../pages"),
-            (Method::GET, "account"),
-            (Method::GET, ""),
+    fn json_types_are_recognised() {
+        for json in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "Application/JSON",
+            "application/problem+json",
         ] {
-            assert!(
-                operation(&method, path).is_none(),
-                "{method} {path} must not be forwarded"
-            );
+            assert!(is_json(&HeaderValue::from_static(json)), "{json}");
+        }
+        for other in [
+            "text/html",
+            "text/json",
+            "application/javascript",
+            "text/html; x=application/json",
+            "image/svg+xml",
+            "",
+        ] {
+            assert!(!is_json(&HeaderValue::from_static(other)), "{other}");
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::session::{
 };
 use crate::state::AppState;
 use axum::extract::State;
-use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
+use axum::http::header::CACHE_CONTROL;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -21,8 +21,6 @@ use std::time::Duration;
 
 /// Most rotations followed for one late request (each is a refresh within the grace period).
 const MAX_CHAIN: usize = 32;
-/// How long a successful refresh is shared with requests still carrying the old cookie.
-pub const REFRESH_GRACE: Duration = Duration::from_secs(10);
 
 /// The outcome of one upstream refresh, shared by all requests of the flight (sealed with
 /// the cookie key when it goes through Redis).
@@ -37,9 +35,7 @@ pub struct Refreshed {
 /// `401 session_expired` with the cookie cleared.
 pub fn expired(scope: CookieScope) -> Response {
     let mut response = Error::SessionExpired.into_response();
-    response
-        .headers_mut()
-        .insert(SET_COOKIE, clear_cookie(scope));
+    clear_cookie(scope).append_to(response.headers_mut());
     response
 }
 
@@ -136,9 +132,10 @@ pub enum RefreshFlights {
 impl RefreshFlights {
     /// Shared through Redis when the settings name one, else per instance.
     pub fn new(settings: &Settings) -> Result<Self, Error> {
+        let grace = settings.refresh_grace;
         let Some(url) = &settings.redis_url else {
             return Ok(RefreshFlights::Local(SingleFlight::new(
-                REFRESH_GRACE,
+                grace,
                 |r: &Result<Refreshed, Error>| r.is_ok(),
             )));
         };
@@ -148,7 +145,7 @@ impl RefreshFlights {
         let group = SharedFlight::new(
             url.expose(),
             settings.cookie_key.clone(),
-            REFRESH_GRACE,
+            grace,
             lock,
             |r: &SharedOutcome| r.is_ok(),
         )
@@ -192,6 +189,10 @@ impl RefreshFlights {
     /// The newest state of the session whose refresh token is `key`: refreshed once for all
     /// concurrent requests, then followed along the rotations made since (cookie 1 gave
     /// cookie 2, which gave cookie 3), so a late request never gets a used refresh token.
+    ///
+    /// Once a refresh is in hand it is answered: if Redis fails while the rotations are
+    /// followed, the state reached so far is the answer (the identity server has rotated the
+    /// token; dropping its answer would sign the user out).
     pub async fn newest(&self, state: &AppState, session: SessionData) -> Result<Refreshed, Error> {
         let key = session.refresh_token.expose().to_owned();
         let mut refreshed = self.run(state, &key, session).await?;
@@ -202,9 +203,16 @@ impl RefreshFlights {
                 // The identity server did not rotate the token: this is the newest state.
                 break;
             }
-            match self.joined(&next).await? {
-                Some(newer) => refreshed = newer,
-                None => break,
+            match self.joined(&next).await {
+                Ok(Some(newer)) => refreshed = newer,
+                Ok(None) => break,
+                Err(error) => {
+                    tracing::warn!(
+                        code = error.code(),
+                        "later rotations of a refreshed session could not be looked up; answering the refresh in hand"
+                    );
+                    break;
+                }
             }
             current = next;
         }
@@ -236,17 +244,12 @@ pub async fn refresh(
         CookieState::Absent | CookieState::Invalid => return expired(scope),
     };
     match refresh_session(&state, session).await {
-        Ok(refreshed) => {
-            let cookie = session_cookie(&settings.cookie_key, &refreshed.session, scope);
-            (
-                [
-                    (SET_COOKIE, cookie),
-                    (CACHE_CONTROL, HeaderValue::from_static("no-store")),
-                ],
-                Json(refreshed.answer),
-            )
-                .into_response()
-        }
+        Ok(refreshed) => (
+            session_cookie(&settings.cookie_key, &refreshed.session, scope),
+            [(CACHE_CONTROL, HeaderValue::from_static("no-store"))],
+            Json(refreshed.answer),
+        )
+            .into_response(),
         Err(Error::SessionExpired) => expired(scope),
         Err(other) => other.into_response(),
     }

@@ -3,7 +3,7 @@
 use crate::session::{clear_cookie, session_from_headers, CookieState};
 use crate::state::AppState;
 use axum::extract::State;
-use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
+use axum::http::header::CACHE_CONTROL;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -29,10 +29,8 @@ pub async fn session(State(state): State<AppState>, headers: HeaderMap) -> Respo
             .into_response(),
         CookieState::Absent => ([no_store], Json(inactive)).into_response(),
         CookieState::Invalid => (
-            [
-                no_store,
-                (SET_COOKIE, clear_cookie(settings.cookie_scope())),
-            ],
+            clear_cookie(settings.cookie_scope()),
+            [no_store],
             Json(inactive),
         )
             .into_response(),

@@ -6,25 +6,51 @@ use super::key::CookieKey;
 use crate::secret::Secret;
 use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, IntoResponseParts, ResponseParts};
 use axum_extra::extract::cookie::{Cookie, PrivateCookieJar, SameSite};
 use fundraising_core::companion::Profile;
 use serde::{Deserialize, Serialize};
+use std::convert::Infallible;
 
 /// Name of the session cookie.
 pub const COOKIE_NAME: &str = "fundraising_session";
-/// Path the cookie is limited to: only the companion's auth endpoints ever see it.
-pub const COOKIE_PATH: &str = "/auth";
-/// Path of the cookie in BFF mode: the proxied `/api/...` calls need the session too.
-pub const BFF_COOKIE_PATH: &str = "/";
+/// Paths the cookie is set for: only the companion's auth endpoints ever see it.
+pub const COOKIE_PATHS: &[&str] = &["/auth"];
+/// Paths of the cookie in BFF mode: the proxied `/api/...` calls need the session too. The
+/// same sealed session is set for each path (a cookie has one path), so that neither the
+/// static files nor any other path of the companion ever receives it.
+pub const BFF_COOKIE_PATHS: &[&str] = &["/auth", "/api"];
 
-/// The session cookie's `Secure` attribute and `Path` (see `Settings::cookie_scope`).
+/// The session cookie's `Secure` attribute and paths (see `Settings::cookie_scope`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CookieScope {
     /// `Secure` (the public origin is https).
     pub secure: bool,
-    /// [`COOKIE_PATH`], or [`BFF_COOKIE_PATH`] in BFF mode.
-    pub path: &'static str,
+    /// [`COOKIE_PATHS`], or [`BFF_COOKIE_PATHS`] in BFF mode.
+    pub paths: &'static [&'static str],
+}
+
+/// The `Set-Cookie` values that store or clear a session: one per path of its scope. As a
+/// response part they are all appended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetCookies(pub Vec<HeaderValue>);
+
+impl SetCookies {
+    /// Appends the values to `headers`.
+    pub fn append_to(self, headers: &mut HeaderMap) {
+        for value in self.0 {
+            headers.append(SET_COOKIE, value);
+        }
+    }
+}
+
+impl IntoResponseParts for SetCookies {
+    type Error = Infallible;
+
+    fn into_response_parts(self, mut res: ResponseParts) -> Result<ResponseParts, Infallible> {
+        self.append_to(res.headers_mut());
+        Ok(res)
+    }
 }
 /// Lifetime the browser keeps the cookie (the identity server decides how long the refresh
 /// token really lives).
@@ -62,65 +88,98 @@ pub enum CookieState {
     Valid(SessionData),
 }
 
-/// Reads the session cookie of a request (any of several `Cookie` headers and values).
+/// Reads the session cookie of a request (any of several `Cookie` headers and values). When
+/// several cookies carry the name (set for different paths, the most specific first as
+/// browsers send them), the first that opens is the session.
 pub fn session_from_headers(key: &CookieKey, headers: &HeaderMap) -> CookieState {
     // Presence is judged on the raw header: a value the jar cannot even parse (bad percent
     // escapes, say) is a cookie that was sent and does not open, so it is cleared.
-    let sent = headers
+    let values: Vec<&str> = headers
         .get_all(COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
-        .any(|pair| pair.split('=').next().map(str::trim) == Some(COOKIE_NAME));
-    if !sent {
+        .filter_map(|pair| {
+            let (name, value) = pair.split_once('=')?;
+            (name.trim() == COOKIE_NAME).then_some(value.trim())
+        })
+        .collect();
+    if values.is_empty() {
         return CookieState::Absent;
     }
-    let opened = PrivateCookieJar::from_headers(headers, key.key().clone())
-        .get(COOKIE_NAME)
-        .and_then(|cookie| serde_json::from_str::<SessionData>(cookie.value()).ok());
+    let opened = values.into_iter().find_map(|value| {
+        let mut one = HeaderMap::new();
+        one.insert(
+            COOKIE,
+            HeaderValue::from_str(&format!("{COOKIE_NAME}={value}")).ok()?,
+        );
+        let cookie = PrivateCookieJar::from_headers(&one, key.key().clone()).get(COOKIE_NAME)?;
+        serde_json::from_str::<SessionData>(cookie.value()).ok()
+    });
     match opened {
         Some(session) => CookieState::Valid(session),
         None => CookieState::Invalid,
     }
 }
 
-fn session_cookie_attributes(value: String, scope: CookieScope) -> Cookie<'static> {
+fn session_cookie_attributes(value: String, path: &'static str, secure: bool) -> Cookie<'static> {
     Cookie::build((COOKIE_NAME, value))
-        .path(scope.path)
+        .path(path)
         .http_only(true)
         .same_site(SameSite::Strict)
-        .secure(scope.secure)
+        .secure(secure)
         .build()
 }
 
-/// The `Set-Cookie` value storing a session, sealed by the private jar.
-pub fn session_cookie(key: &CookieKey, session: &SessionData, scope: CookieScope) -> HeaderValue {
+/// The `Set-Cookie` values storing a session, sealed by the private jar (one per path).
+pub fn session_cookie(key: &CookieKey, session: &SessionData, scope: CookieScope) -> SetCookies {
     let Ok(json) = serde_json::to_string(session) else {
         return clear_cookie(scope);
     };
-    let mut cookie = session_cookie_attributes(json, scope);
+    let mut cookie = session_cookie_attributes(json, scope.paths[0], scope.secure);
     cookie.set_max_age(time_seconds(MAX_AGE_SECONDS));
     let response = PrivateCookieJar::new(key.key().clone())
         .add(cookie)
         .into_response();
-    response
+    let Some(sealed) = response
         .headers()
         .get(SET_COOKIE)
-        .cloned()
-        .unwrap_or_else(|| clear_cookie(scope))
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| Cookie::parse(v.to_owned()).ok())
+    else {
+        return clear_cookie(scope);
+    };
+    let values = scope
+        .paths
+        .iter()
+        .filter_map(|path| {
+            let mut cookie =
+                session_cookie_attributes(sealed.value().to_owned(), path, scope.secure);
+            cookie.set_max_age(time_seconds(MAX_AGE_SECONDS));
+            HeaderValue::from_str(&cookie.to_string()).ok()
+        })
+        .collect();
+    SetCookies(values)
 }
 
 fn time_seconds(seconds: u64) -> ::cookie::time::Duration {
     ::cookie::time::Duration::seconds(seconds as i64)
 }
 
-/// The `Set-Cookie` value that removes the session cookie.
-pub fn clear_cookie(scope: CookieScope) -> HeaderValue {
-    let mut cookie = session_cookie_attributes(String::new(), scope);
-    cookie.set_max_age(time_seconds(0));
-    HeaderValue::from_str(&cookie.to_string()).unwrap_or(HeaderValue::from_static(
-        "fundraising_session=; Path=/auth; Max-Age=0",
-    ))
+/// The `Set-Cookie` values that remove the session cookie (on each path).
+pub fn clear_cookie(scope: CookieScope) -> SetCookies {
+    let values = scope
+        .paths
+        .iter()
+        .map(|path| {
+            let mut cookie = session_cookie_attributes(String::new(), path, scope.secure);
+            cookie.set_max_age(time_seconds(0));
+            HeaderValue::from_str(&cookie.to_string()).unwrap_or(HeaderValue::from_static(
+                "fundraising_session=; Path=/auth; Max-Age=0",
+            ))
+        })
+        .collect();
+    SetCookies(values)
 }
 
 #[cfg(test)]
@@ -144,18 +203,22 @@ mod tests {
 
     const SECURE: CookieScope = CookieScope {
         secure: true,
-        path: COOKIE_PATH,
+        paths: COOKIE_PATHS,
     };
     const PLAIN: CookieScope = CookieScope {
         secure: false,
-        path: COOKIE_PATH,
+        paths: COOKIE_PATHS,
     };
+
+    fn only(cookies: SetCookies) -> String {
+        assert_eq!(cookies.0.len(), 1, "{cookies:?}");
+        cookies.0[0].to_str().unwrap().to_owned()
+    }
 
     #[test]
     fn a_cookie_round_trips_and_hides_the_token() {
         let key = CookieKey::random();
-        let set = session_cookie(&key, &sample(), SECURE);
-        let text = set.to_str().unwrap();
+        let text = &only(session_cookie(&key, &sample(), SECURE));
         for attribute in [
             "HttpOnly",
             "SameSite=Strict",
@@ -188,12 +251,64 @@ mod tests {
             session_from_headers(&key, &HeaderMap::new()),
             CookieState::Absent
         ));
-        assert!(!clear_cookie(PLAIN).to_str().unwrap().contains("Secure"));
-        assert!(clear_cookie(PLAIN).to_str().unwrap().contains("Max-Age=0"));
-        assert!(clear_cookie(PLAIN)
+        assert!(!only(clear_cookie(PLAIN)).contains("Secure"));
+        assert!(only(clear_cookie(PLAIN)).contains("Max-Age=0"));
+        assert!(only(clear_cookie(PLAIN)).starts_with("fundraising_session=;"));
+    }
+
+    /// In BFF mode the same sealed session is set for `/auth` and `/api`, never for `/`, and
+    /// cleared on both; a request carrying a stale cookie after the current one (a cookie
+    /// from a less specific path) opens the first that opens.
+    #[test]
+    fn bff_sessions_are_set_and_cleared_on_auth_and_api_only() {
+        let key = CookieKey::random();
+        let bff = CookieScope {
+            secure: false,
+            paths: BFF_COOKIE_PATHS,
+        };
+        let set: Vec<String> = session_cookie(&key, &sample(), bff)
+            .0
+            .iter()
+            .map(|v| v.to_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(set.len(), 2, "{set:?}");
+        let paths: Vec<&str> = set
+            .iter()
+            .map(|c| {
+                c.split("; ")
+                    .find_map(|a| a.strip_prefix("Path="))
+                    .expect("a path")
+            })
+            .collect();
+        assert_eq!(paths, ["/auth", "/api"]);
+        let value = |c: &str| c.split(';').next().unwrap().to_owned();
+        assert_eq!(value(&set[0]), value(&set[1]), "one session for both paths");
+        let cleared = clear_cookie(bff);
+        assert_eq!(cleared.0.len(), 2);
+        for c in &cleared.0 {
+            assert!(c.to_str().unwrap().contains("Max-Age=0"));
+        }
+
+        let mut other = sample();
+        other.refresh_token = Secret::new("rt-older");
+        let older = session_cookie(&key, &other, bff).0[0]
             .to_str()
             .unwrap()
-            .starts_with("fundraising_session=;"));
+            .to_owned();
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            COOKIE,
+            HeaderValue::from_str(&format!(
+                "fundraising_session=garbage; {}; {}",
+                value(&set[0]),
+                value(&older)
+            ))
+            .unwrap(),
+        );
+        match session_from_headers(&key, &headers) {
+            CookieState::Valid(s) => assert_eq!(s.refresh_token.expose(), "rt-123"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

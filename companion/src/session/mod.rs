@@ -8,8 +8,10 @@ mod single_flight;
 
 pub use self::cookie::{
     clear_cookie, session_cookie, session_from_headers, CookieScope, CookieState, SessionData,
-    BFF_COOKIE_PATH, COOKIE_NAME, COOKIE_PATH,
+    SetCookies, BFF_COOKIE_PATHS, COOKIE_NAME, COOKIE_PATHS,
 };
 pub use key::CookieKey;
-pub use shared_flight::{FlightError, SharedFlight, KEY_PREFIX, REDIS_TIMEOUT};
+pub use shared_flight::{
+    FlightError, SharedFlight, KEY_PREFIX, MAX_UNSTORED, RECONCILE_WINDOW, REDIS_TIMEOUT,
+};
 pub use single_flight::SingleFlight;

@@ -11,21 +11,33 @@
 //!   failure is retried by the next caller, as in [`super::SingleFlight`]).
 //!
 //! Outcomes are sealed with the cookie key by the `cookie` crate's private jar (AES-256-GCM,
-//! the entry's name bound as associated data): Redis never holds a token in the clear, and
-//! an entry cannot be moved under another key. Waiters poll the entry until a deadline.
+//! the entry's name bound as associated data) together with an absolute expiry: Redis never
+//! holds a token in the clear, an entry cannot be moved under another key, and an entry
+//! written back after it expired is refused on read (Redis's TTL is not trusted alone).
+//! Waiters poll the entry until a deadline.
+//!
+//! A successful call whose outcome cannot be stored (Redis went away during the call) is
+//! still the caller's answer; the outcome is kept in memory, answered to this instance's late
+//! requests for the same key meanwhile, and stored as soon as Redis answers again (for at
+//! most [`RECONCILE_WINDOW`]). A command that fails because the connection dropped (Redis
+//! restarted) is sent once more, on the connection the manager makes anew.
 
 use super::key::CookieKey;
 use ::cookie::{Cookie, CookieJar};
 use rand::RngCore;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{Client, Script};
+use redis::{Client, RedisResult, Script};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::future::Future;
 use std::marker::PhantomData;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::time::Instant;
 
 /// Prefix of every Redis key the companion writes.
 pub const KEY_PREFIX: &str = "fundraising-companion:flight:";
@@ -36,6 +48,15 @@ const FAILURE_TTL: Duration = Duration::from_secs(5);
 /// First and longest pause between two reads of a running flight.
 const POLL_FIRST: Duration = Duration::from_millis(5);
 const POLL_MAX: Duration = Duration::from_millis(40);
+/// How long a successful outcome that could not be stored in Redis is kept in memory, from
+/// the end of its call, to be stored once Redis answers again. Each is stored with a full
+/// grace period from then on.
+pub const RECONCILE_WINDOW: Duration = Duration::from_secs(300);
+/// Most outcomes waiting to be stored; beyond it the oldest is given up (logged).
+pub const MAX_UNSTORED: usize = 10_000;
+/// First and longest pause between two attempts to store the outcomes kept in memory.
+const RECONCILE_FIRST: Duration = Duration::from_millis(100);
+const RECONCILE_MAX: Duration = Duration::from_secs(2);
 
 /// Takes the entry when it is absent or holds a failure; otherwise answers what it holds.
 const CLAIM: &str = r"
@@ -47,10 +68,21 @@ end
 return v
 ";
 
+/// Takes the entry if it still holds `ARGV[1]` (an outcome past its sealed expiry), or
+/// holds `ARGV[2]` already (the same command, sent again after a dropped connection).
+const TAKE_STALE: &str = r"
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] or v == ARGV[2] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+";
+
 /// Stores an outcome unless another instance claimed the entry since (its claim lapsed).
 const PUBLISH: &str = r"
 local v = redis.call('GET', KEYS[1])
-if (not v) or v == ARGV[1] then
+if (not v) or v == ARGV[1] or v == ARGV[2] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
   return 1
 end
@@ -103,25 +135,280 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
+/// Milliseconds since the Unix epoch (the sealed expiry is absolute: instances share it).
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// What a sealed value holds: the outcome and when it stops being valid.
+#[derive(Deserialize)]
+struct Sealed<T> {
+    /// Expiry, milliseconds since the Unix epoch.
+    exp: i64,
+    /// The outcome.
+    v: T,
+}
+
+/// An opened entry: still valid, or past its sealed expiry.
+#[derive(Debug, PartialEq, Eq)]
+enum Opened<T> {
+    Fresh(T),
+    Stale,
+}
+
+/// Seals `json` (an outcome's JSON) for the entry `name`, valid until `exp_ms`.
+fn seal(key: &CookieKey, name: &str, json: &str, exp_ms: i64) -> String {
+    let text = format!("{{\"exp\":{exp_ms},\"v\":{json}}}");
+    let mut jar = CookieJar::new();
+    jar.private_mut(key.key())
+        .add(Cookie::new(name.to_owned(), text));
+    jar.get(name)
+        .map(|c| c.value().to_owned())
+        .unwrap_or_default()
+}
+
+/// Opens a value sealed by [`seal`] for `name`; `None` if it does not open.
+fn open<T: DeserializeOwned>(key: &CookieKey, name: &str, sealed: &str) -> Option<Opened<T>> {
+    let opened = CookieJar::new()
+        .private(key.key())
+        .decrypt(Cookie::new(name.to_owned(), sealed.to_owned()))?;
+    let sealed: Sealed<T> = serde_json::from_str(opened.value()).ok()?;
+    Some(if sealed.exp > now_ms() {
+        Opened::Fresh(sealed.v)
+    } else {
+        Opened::Stale
+    })
+}
+
+/// Runs `command`, and once more if it failed because the connection dropped (Redis
+/// restarted): the connection manager then makes a new connection, which the second attempt
+/// waits for. A timeout is not repeated.
+async fn retried<T, F, Fut>(command: F) -> RedisResult<T>
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = RedisResult<T>>,
+{
+    match command().await {
+        Err(e) if (e.is_unrecoverable_error() || e.is_io_error()) && !e.is_timeout() => {
+            tracing::debug!(error = %e, "Redis connection lost; sending the command again");
+            command().await
+        }
+        other => other,
+    }
+}
+
+/// A successful outcome that could not be stored yet.
+#[derive(Debug, Clone)]
+struct Unstored {
+    /// The claim the entry held for its flight.
+    claim: String,
+    flight: String,
+    /// The outcome's JSON.
+    json: String,
+    /// Given up after this.
+    until: Instant,
+}
+
+/// The outcomes kept in memory while Redis cannot take them.
+#[derive(Default)]
+struct Backlog {
+    entries: Mutex<HashMap<String, Unstored>>,
+    /// Whether a task is storing them.
+    reconciling: AtomicBool,
+}
+
+impl Backlog {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Unstored>> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The outcome kept for the entry `name`, if any and still within its window.
+    fn get(&self, name: &str) -> Option<String> {
+        let mut entries = self.lock();
+        let now = Instant::now();
+        entries.retain(|_, u| u.until > now);
+        entries.get(name).map(|u| u.json.clone())
+    }
+
+    fn len(&self) -> usize {
+        self.lock().len()
+    }
+}
+
+/// What stores outcomes in Redis (the claimed flight's task and the reconciler use it).
+#[derive(Clone)]
+struct Store {
+    redis: ConnectionManager,
+    key: CookieKey,
+    grace: Duration,
+    publish: Script,
+    backlog: Arc<Backlog>,
+}
+
+impl Store {
+    /// Stores `json` under `name` (tagged `tag` for `flight`) for `ttl`, sealed with an expiry
+    /// `ttl` from now, unless another instance claimed the entry since. `Ok(false)` then.
+    async fn publish(
+        &self,
+        name: &str,
+        claim: &str,
+        tag: &str,
+        flight: &str,
+        json: &str,
+        ttl: Duration,
+    ) -> RedisResult<bool> {
+        let sealed = seal(&self.key, name, json, now_ms() + ttl.as_millis() as i64);
+        let value = format!("{tag}:{flight}:{sealed}");
+        let stored: i64 = retried(|| async {
+            let mut redis = self.redis.clone();
+            self.publish
+                .key(name)
+                .arg(claim)
+                .arg(&value)
+                .arg(ttl.as_millis() as u64)
+                .invoke_async(&mut redis)
+                .await
+        })
+        .await?;
+        Ok(stored == 1)
+    }
+
+    /// Stores the outcome of a flight (kept: for the grace period; else briefly, for its
+    /// waiters). A kept outcome that cannot be stored stays in memory, to be stored when
+    /// Redis is back: the call happened, and its outcome (a rotated refresh token) must reach
+    /// the requests still carrying the old one, or they would present a used token.
+    async fn store(&self, name: &str, claim: &str, flight: &str, json: String, kept: bool) {
+        let (tag, ttl) = if kept {
+            ("D", self.grace)
+        } else {
+            ("F", FAILURE_TTL)
+        };
+        match self.publish(name, claim, tag, flight, &json, ttl).await {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!("a shared refresh outlived its claim; outcome not stored"),
+            Err(e) if kept => {
+                tracing::error!(
+                    error = %e,
+                    "session store (Redis) unavailable: a refresh succeeded but could not be \
+                     shared; it is answered, kept, and shared once Redis is back"
+                );
+                self.keep(name, claim, flight, json);
+            }
+            Err(e) => tracing::error!(
+                error = %e,
+                "session store (Redis) unavailable: a refresh failure was not shared"
+            ),
+        }
+    }
+
+    /// Keeps an outcome Redis could not take, and starts storing the backlog.
+    fn keep(&self, name: &str, claim: &str, flight: &str, json: String) {
+        {
+            let mut entries = self.backlog.lock();
+            if entries.len() >= MAX_UNSTORED && !entries.contains_key(name) {
+                let oldest = entries
+                    .iter()
+                    .min_by_key(|(_, u)| u.until)
+                    .map(|(n, _)| n.clone());
+                if let Some(oldest) = oldest {
+                    entries.remove(&oldest);
+                    tracing::warn!("too many refreshes wait for Redis; the oldest is given up");
+                }
+            }
+            entries.insert(
+                name.to_owned(),
+                Unstored {
+                    claim: claim.to_owned(),
+                    flight: flight.to_owned(),
+                    json,
+                    until: Instant::now() + RECONCILE_WINDOW,
+                },
+            );
+        }
+        if !self.backlog.reconciling.swap(true, Ordering::SeqCst) {
+            tokio::spawn(self.clone().reconcile());
+        }
+    }
+
+    /// Stores the backlog once Redis answers again, retrying with a growing pause; ends when
+    /// the backlog is empty (stored, or given up after [`RECONCILE_WINDOW`]).
+    async fn reconcile(self) {
+        let mut pause = RECONCILE_FIRST;
+        loop {
+            tokio::time::sleep(pause).await;
+            let pending: Vec<(String, Unstored)> = {
+                let mut entries = self.backlog.lock();
+                let now = Instant::now();
+                entries.retain(|_, u| u.until > now);
+                entries
+                    .iter()
+                    .map(|(n, u)| (n.clone(), u.clone()))
+                    .collect()
+            };
+            if pending.is_empty() {
+                self.backlog.reconciling.store(false, Ordering::SeqCst);
+                // An outcome kept meanwhile restarts the task unless this one goes on.
+                if self.backlog.len() == 0 || self.backlog.reconciling.swap(true, Ordering::SeqCst)
+                {
+                    return;
+                }
+                continue;
+            }
+            pause = RECONCILE_FIRST;
+            for (name, unstored) in pending {
+                let stored = self
+                    .publish(
+                        &name,
+                        &unstored.claim,
+                        "D",
+                        &unstored.flight,
+                        &unstored.json,
+                        self.grace,
+                    )
+                    .await;
+                match stored {
+                    Ok(stored) => {
+                        self.backlog.lock().remove(&name);
+                        if stored {
+                            tracing::info!(
+                                "session store (Redis) back: a kept refresh is shared now"
+                            );
+                        } else {
+                            tracing::warn!(
+                                "session store (Redis) back, but another instance claimed a kept refresh's entry"
+                            );
+                        }
+                    }
+                    Err(_) => {
+                        pause = (pause * 2).min(RECONCILE_MAX);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Runs at most one call per key at a time across every instance sharing one Redis and one
 /// cookie key; callers arriving while it runs, or within the grace period after a kept
 /// outcome, get that outcome. The Redis counterpart of [`super::SingleFlight`].
 pub struct SharedFlight<T> {
-    redis: ConnectionManager,
-    key: CookieKey,
-    grace: Duration,
+    store: Store,
     lock: Duration,
     keep: fn(&T) -> bool,
     claim: Script,
-    publish: Script,
+    take_stale: Script,
     _outcome: PhantomData<fn() -> T>,
 }
 
 impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
     /// A group on the Redis at `url` (`redis://[:password@]host:port[/db]` or
     /// `redis+unix:///path`); no connection is made yet, and a lost one is made again.
-    /// Outcomes for which `keep` is true are shared for `grace`; a claim lapses after `lock`
-    /// (longer than any call can take).
+    /// Outcomes for which `keep` is true are shared for `grace` (from the end of the call);
+    /// a claim lapses after `lock` (longer than any call can take).
     pub fn new(
         url: &str,
         key: CookieKey,
@@ -138,13 +425,17 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
             .set_max_delay(Duration::from_millis(200));
         let redis = ConnectionManager::new_lazy_with_config(client, config)?;
         Ok(Self {
-            redis,
-            key,
-            grace,
+            store: Store {
+                redis,
+                key,
+                grace,
+                publish: Script::new(PUBLISH),
+                backlog: Arc::default(),
+            },
             lock,
             keep,
             claim: Script::new(CLAIM),
-            publish: Script::new(PUBLISH),
+            take_stale: Script::new(TAKE_STALE),
             _outcome: PhantomData,
         })
     }
@@ -154,12 +445,13 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
         format!("{KEY_PREFIX}{}", hex(&Sha256::digest(key.as_bytes())))
     }
 
-    fn open(&self, name: &str, sealed: &str) -> Result<T, FlightError> {
-        let opened = CookieJar::new()
-            .private(self.key.key())
-            .decrypt(Cookie::new(name.to_owned(), sealed.to_owned()))
-            .and_then(|c| serde_json::from_str(c.value()).ok());
-        opened.ok_or_else(|| {
+    /// How many successful outcomes wait in memory for Redis to take them.
+    pub fn unstored(&self) -> usize {
+        self.store.backlog.len()
+    }
+
+    fn open(&self, name: &str, sealed: &str) -> Result<Opened<T>, FlightError> {
+        open(&self.store.key, name, sealed).ok_or_else(|| {
             tracing::error!(
                 "a shared refresh outcome in Redis does not open: do all instances share one --cookie-key-file?"
             );
@@ -167,25 +459,59 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
         })
     }
 
+    /// The outcome kept in memory for `name` while Redis could not take it.
+    fn kept(&self, name: &str) -> Option<T> {
+        let json = self.store.backlog.get(name)?;
+        serde_json::from_str(&json).ok()
+    }
+
     async fn get(&self, name: &str) -> Result<Option<String>, FlightError> {
-        let mut redis = self.redis.clone();
-        redis::cmd("GET")
-            .arg(name)
-            .query_async(&mut redis)
-            .await
-            .map_err(store_error)
+        retried(|| async {
+            let mut redis = self.store.redis.clone();
+            redis::cmd("GET").arg(name).query_async(&mut redis).await
+        })
+        .await
+        .map_err(store_error)
     }
 
     /// `None` when this caller took the claim `pending`, else what the entry holds.
     async fn try_claim(&self, name: &str, pending: &str) -> Result<Option<String>, FlightError> {
-        let mut redis = self.redis.clone();
-        self.claim
-            .key(name)
-            .arg(pending)
-            .arg(self.lock.as_millis() as u64)
-            .invoke_async(&mut redis)
-            .await
-            .map_err(store_error)
+        let held: Option<String> = retried(|| async {
+            let mut redis = self.store.redis.clone();
+            self.claim
+                .key(name)
+                .arg(pending)
+                .arg(self.lock.as_millis() as u64)
+                .invoke_async(&mut redis)
+                .await
+        })
+        .await
+        .map_err(store_error)?;
+        // Our own claim, when the command was sent again after a dropped answer.
+        Ok(held.filter(|held| held != pending))
+    }
+
+    /// Replaces `stale` (an outcome past its sealed expiry) with the claim `pending`; false if
+    /// the entry changed meanwhile.
+    async fn take_stale(
+        &self,
+        name: &str,
+        stale: &str,
+        pending: &str,
+    ) -> Result<bool, FlightError> {
+        let taken: i64 = retried(|| async {
+            let mut redis = self.store.redis.clone();
+            self.take_stale
+                .key(name)
+                .arg(stale)
+                .arg(pending)
+                .arg(self.lock.as_millis() as u64)
+                .invoke_async(&mut redis)
+                .await
+        })
+        .await
+        .map_err(store_error)?;
+        Ok(taken == 1)
     }
 
     /// The outcome of the call for `key`: started here with `make` unless one runs on any
@@ -197,6 +523,10 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
         Fut: Future<Output = T> + Send + 'static,
     {
         let name = Self::entry_name(key);
+        if let Some(kept) = self.kept(&name) {
+            // This instance ran the flight while Redis could not store its outcome.
+            return Ok(kept);
+        }
         let deadline = Instant::now() + self.lock + REDIS_TIMEOUT;
         let mut waiting_on: Option<String> = None;
         let mut pause = POLL_FIRST;
@@ -229,10 +559,28 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                     tokio::time::sleep(pause).await;
                     pause = (pause * 2).min(POLL_MAX);
                 }
-                Some(Entry::Done(sealed)) => return self.open(&name, &sealed),
+                Some(Entry::Done(sealed)) => match self.open(&name, &sealed)? {
+                    Opened::Fresh(outcome) => return Ok(outcome),
+                    Opened::Stale => {
+                        // Written back after its expiry (Redis's TTL would have removed it):
+                        // never answered. The key is refreshed upstream instead, where a used
+                        // refresh token is seen for what it is.
+                        tracing::warn!(
+                            "a shared refresh outcome past its sealed expiry was refused"
+                        );
+                        let flight = new_flight_id();
+                        let pending = format!("P:{flight}");
+                        if self.take_stale(&name, &held, &pending).await? {
+                            return self.own(name, pending, flight, make()).await;
+                        }
+                        waiting_on = None;
+                    }
+                },
                 Some(Entry::Failed(flight, sealed)) => {
                     if waiting_on.as_deref() == Some(flight.as_str()) {
-                        return self.open(&name, &sealed);
+                        if let Opened::Fresh(outcome) = self.open(&name, &sealed)? {
+                            return Ok(outcome);
+                        }
                     }
                     waiting_on = None;
                 }
@@ -256,16 +604,19 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
     where
         Fut: Future<Output = T> + Send + 'static,
     {
-        let publisher = Publisher {
-            redis: self.redis.clone(),
-            key: self.key.clone(),
-            publish: self.publish.clone(),
-            grace: self.grace,
-            keep: self.keep,
-        };
+        let (store, keep) = (self.store.clone(), self.keep);
         tokio::spawn(async move {
             let outcome = call.await;
-            publisher.store(&name, &pending, &flight, &outcome).await;
+            match serde_json::to_string(&outcome) {
+                Ok(json) => {
+                    store
+                        .store(&name, &pending, &flight, json, keep(&outcome))
+                        .await
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "a refresh outcome could not be written for Redis")
+                }
+            }
             outcome
         })
         .await
@@ -276,6 +627,9 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
     /// it) or finished with a kept outcome within the grace period; never starts a call.
     pub async fn joined(&self, key: &str) -> Result<Option<T>, FlightError> {
         let name = Self::entry_name(key);
+        if let Some(kept) = self.kept(&name) {
+            return Ok(Some(kept));
+        }
         let deadline = Instant::now() + self.lock + REDIS_TIMEOUT;
         let mut pause = POLL_FIRST;
         loop {
@@ -290,62 +644,20 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                     tokio::time::sleep(pause).await;
                     pause = (pause * 2).min(POLL_MAX);
                 }
-                Some(Entry::Done(sealed)) => return self.open(&name, &sealed).map(Some),
+                Some(Entry::Done(sealed)) => {
+                    return Ok(match self.open(&name, &sealed)? {
+                        Opened::Fresh(outcome) => Some(outcome),
+                        Opened::Stale => {
+                            tracing::warn!(
+                                "a shared refresh outcome past its sealed expiry was refused"
+                            );
+                            None
+                        }
+                    })
+                }
                 Some(Entry::Failed(..)) => return Ok(None),
                 None => return Err(FlightError::StoreUnavailable),
             }
-        }
-    }
-}
-
-/// Seals `outcome` for the entry `name` with the private jar.
-fn seal<T: Serialize>(key: &CookieKey, name: &str, outcome: &T) -> Option<String> {
-    let json = serde_json::to_string(outcome).ok()?;
-    let mut jar = CookieJar::new();
-    jar.private_mut(key.key())
-        .add(Cookie::new(name.to_owned(), json));
-    jar.get(name).map(|c| c.value().to_owned())
-}
-
-/// What the task of a claimed flight needs to store its outcome.
-struct Publisher<T> {
-    redis: ConnectionManager,
-    key: CookieKey,
-    publish: Script,
-    grace: Duration,
-    keep: fn(&T) -> bool,
-}
-
-impl<T: Serialize> Publisher<T> {
-    /// Stores the outcome of the flight (kept: for the grace period; else briefly, for its
-    /// waiters). A failure to store is logged: the call happened, and its outcome (a rotated
-    /// refresh token) is still the owner's answer, or the session would be lost.
-    async fn store(&self, name: &str, pending: &str, flight: &str, outcome: &T) {
-        let (tag, ttl) = if (self.keep)(outcome) {
-            ("D", self.grace)
-        } else {
-            ("F", FAILURE_TTL)
-        };
-        let Some(sealed) = seal(&self.key, name, outcome) else {
-            tracing::error!("a refresh outcome could not be sealed for Redis");
-            return;
-        };
-        let mut redis = self.redis.clone();
-        let stored: Result<i64, _> = self
-            .publish
-            .key(name)
-            .arg(pending)
-            .arg(format!("{tag}:{flight}:{sealed}"))
-            .arg(ttl.as_millis() as u64)
-            .invoke_async(&mut redis)
-            .await;
-        match stored {
-            Ok(1) => {}
-            Ok(_) => tracing::warn!("a shared refresh outlived its claim; outcome not stored"),
-            Err(e) => tracing::error!(
-                error = %e,
-                "session store (Redis) unavailable: a refresh outcome was not shared"
-            ),
         }
     }
 }
@@ -384,29 +696,30 @@ mod tests {
         assert_eq!(name.len(), KEY_PREFIX.len() + 64);
     }
 
-    #[tokio::test]
-    async fn outcomes_are_sealed_and_bound_to_their_entry() {
+    #[test]
+    fn outcomes_are_sealed_with_their_expiry_and_bound_to_their_entry() {
         let key = CookieKey::random();
-        let group = SharedFlight::<String>::new(
-            "redis://127.0.0.1:1",
-            key,
-            Duration::from_secs(1),
-            Duration::from_secs(1),
-            |_| true,
-        )
-        .unwrap();
-        let sealed = seal(&group.key, "a", &"rt-42".to_owned()).unwrap();
+        let later = now_ms() + 60_000;
+        let sealed = seal(&key, "a", r#""rt-42""#, later);
         assert!(!sealed.contains("rt-42"));
-        assert_eq!(group.open("a", &sealed).unwrap(), "rt-42");
-        assert_eq!(group.open("b", &sealed), Err(FlightError::StoreUnavailable));
-        let other = SharedFlight::<String>::new(
-            "redis://127.0.0.1:1",
-            CookieKey::random(),
-            Duration::from_secs(1),
-            Duration::from_secs(1),
-            |_| true,
-        )
-        .unwrap();
-        assert_eq!(other.open("a", &sealed), Err(FlightError::StoreUnavailable));
+        assert_eq!(
+            open::<String>(&key, "a", &sealed),
+            Some(Opened::Fresh("rt-42".to_owned()))
+        );
+        assert_eq!(open::<String>(&key, "b", &sealed), None, "another entry");
+        assert_eq!(
+            open::<String>(&CookieKey::random(), "a", &sealed),
+            None,
+            "another key"
+        );
+        // Past its expiry the outcome is stale, whatever Redis's TTL says.
+        let past = seal(&key, "a", r#""rt-42""#, now_ms() - 1);
+        assert_eq!(open::<String>(&key, "a", &past), Some(Opened::Stale));
+        // The expiry is inside the seal: a changed byte does not open.
+        let mut tampered = past.into_bytes();
+        let i = tampered.len() / 2;
+        tampered[i] = if tampered[i] == b'A' { b'B' } else { b'A' };
+        let tampered = String::from_utf8(tampered).unwrap();
+        assert_eq!(open::<String>(&key, "a", &tampered), None);
     }
 }

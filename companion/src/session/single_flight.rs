@@ -4,18 +4,33 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::watch;
+use tokio::time::Instant;
+
+/// A finished call's outcome and when it finished.
+type Finished<T> = (T, Instant);
 
 struct Flight<T> {
-    started: Instant,
-    outcome: watch::Receiver<Option<T>>,
+    outcome: watch::Receiver<Option<Finished<T>>>,
+}
+
+impl<T> Flight<T> {
+    /// Whether the flight is still shared: running, or finished with a kept outcome less
+    /// than `grace` ago.
+    fn live(&self, grace: Duration, keep: fn(&T) -> bool) -> bool {
+        match &*self.outcome.borrow() {
+            Some((value, finished)) => keep(value) && finished.elapsed() < grace,
+            None => self.outcome.has_changed().is_ok(),
+        }
+    }
 }
 
 /// Runs at most one call per key at a time; callers arriving while it runs, or within the
 /// grace period after it succeeded, get its outcome. The grace period lets requests that
 /// still carry the just-rotated cookie (other tabs, retries) receive the new tokens instead
-/// of presenting a used refresh token. Keys are hashed, so no token is kept in the clear.
+/// of presenting a used refresh token; it counts from the end of the call, so a slow identity
+/// server does not shorten it. Keys are hashed, so no token is kept in the clear.
 pub struct SingleFlight<T> {
     flights: Mutex<HashMap<[u8; 32], Flight<T>>>,
     grace: Duration,
@@ -45,10 +60,7 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
         let mut outcome = {
             let mut flights = self.flights.lock().unwrap_or_else(|e| e.into_inner());
             let (grace, keep) = (self.grace, self.keep);
-            flights.retain(|_, f| match &*f.outcome.borrow() {
-                Some(value) => keep(value) && f.started.elapsed() < grace,
-                None => f.outcome.has_changed().is_ok(),
-            });
+            flights.retain(|_, f| f.live(grace, keep));
             match flights.get(&hash) {
                 Some(flight) => flight.outcome.clone(),
                 None => {
@@ -56,12 +68,11 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
                     let fut = make();
                     tokio::spawn(async move {
                         let value = fut.await;
-                        let _ = tx.send(Some(value));
+                        let _ = tx.send(Some((value, Instant::now())));
                     });
                     flights.insert(
                         hash,
                         Flight {
-                            started: Instant::now(),
                             outcome: rx.clone(),
                         },
                     );
@@ -70,7 +81,7 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
             }
         };
         let value = outcome.wait_for(|v| v.is_some()).await.ok()?;
-        value.clone()
+        value.as_ref().map(|(value, _)| value.clone())
     }
 
     /// The outcome of the flight for `key` if one is running (then waits for it) or finished
@@ -81,17 +92,13 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
         let mut outcome = {
             let flights = self.flights.lock().unwrap_or_else(|e| e.into_inner());
             let flight = flights.get(&hash)?;
-            let live = match &*flight.outcome.borrow() {
-                Some(value) => (self.keep)(value) && flight.started.elapsed() < self.grace,
-                None => true,
-            };
-            if !live {
+            if !flight.live(self.grace, self.keep) {
                 return None;
             }
             flight.outcome.clone()
         };
         let value = outcome.wait_for(|v| v.is_some()).await.ok()?;
-        value.clone()
+        value.as_ref().map(|(value, _)| value.clone())
     }
 
     /// How many flights are remembered (running or within their grace period).
@@ -163,5 +170,30 @@ mod tests {
         assert_eq!(group.run("k", || async { Err(()) }).await, Some(Err(())));
         assert_eq!(group.run("k", || async { Ok(1) }).await, Some(Ok(1)));
         assert_eq!(group.run("k", || async { Ok(2) }).await, Some(Ok(1)));
+    }
+
+    /// The grace period counts from the end of the call: a call that took 3 s is still
+    /// shared 8 s after it answered, inside a 10 s grace period (counted from its start it
+    /// would have ended 1 s earlier), and no longer after the 10 s.
+    #[tokio::test(start_paused = true)]
+    async fn the_grace_period_counts_from_the_end_of_the_call() {
+        let group = SingleFlight::<Result<u32, ()>>::new(Duration::from_secs(10), |v| v.is_ok());
+        let slow = group
+            .run("k", || async {
+                tokio::time::sleep(Duration::from_secs(3)).await;
+                Ok(1)
+            })
+            .await;
+        assert_eq!(slow, Some(Ok(1)));
+        tokio::time::advance(Duration::from_secs(8)).await;
+        assert_eq!(group.joined("k").await, Some(Ok(1)), "8 s after the answer");
+        assert_eq!(
+            group.run("k", || async { Ok(2) }).await,
+            Some(Ok(1)),
+            "no second call within the grace period"
+        );
+        tokio::time::advance(Duration::from_millis(2001)).await;
+        assert_eq!(group.joined("k").await, None, "10 s after the answer");
+        assert_eq!(group.run("k", || async { Ok(3) }).await, Some(Ok(3)));
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::common::browser::{sign_in, FULL_SCOPE};
 use crate::common::*;
+use axum::response::IntoResponse;
 use axum::routing::get as route_get;
 use axum::Router;
 use fundraising_companion::session::{session_cookie, session_from_headers, CookieState};
@@ -35,8 +36,12 @@ fn bff_settings(
 
 async fn start_bff() -> Bff {
     let identity = start_identity().await;
-    let api = serve(api_app(identity.sandbox.clone()), None).await;
-    let (s, key) = bff_settings(&identity, &format!("http://{}", api.addr));
+    // The resource API's public address is where it is served (its `Location`s point there).
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let api_url = format!("http://{}", listener.local_addr().unwrap());
+    let sandbox = identity.sandbox.clone().with_public_base_url(&api_url);
+    let api = serve(api_app(sandbox), Some(listener)).await;
+    let (s, key) = bff_settings(&identity, &api_url);
     let companion = start_companion(s).await;
     Bff {
         identity,
@@ -163,8 +168,7 @@ async fn a_signed_in_owner_sees_the_donor_name_through_the_proxy_and_an_anonymou
     );
 
     let signed = sign_in_bff(&bff).await;
-    let set = signed.set_cookie().expect("a session cookie");
-    assert!(set.contains("Path=/;"), "the cookie covers /api: {set}");
+    assert_session_paths(&signed, false);
     let cookie = signed.cookie();
     let owner = api_get(&bff.companion, &donation_path(), Some(&cookie)).await;
     assert_eq!(owner.status, 200, "{}", owner.body);
@@ -215,7 +219,7 @@ async fn a_signed_in_owner_sees_the_donor_name_through_the_proxy_and_an_anonymou
 }
 
 #[tokio::test]
-async fn an_event_is_created_through_the_proxy_and_location_passes_through() {
+async fn an_event_is_created_through_the_proxy_and_its_location_under_the_api_passes() {
     let bff = start_bff().await;
     let cookie = sign_in_bff(&bff).await.cookie();
     let event = json!({
@@ -238,7 +242,12 @@ async fn an_event_is_created_through_the_proxy_and_location_passes_through() {
         )
         .await;
         assert_eq!(reply.status, 201, "{path}: {}", reply.body);
-        assert!(reply.header("location").is_some(), "{:?}", reply.headers);
+        let api_url = bff.companion.state.settings().api_url.clone().unwrap();
+        let location = reply.header("location").expect("the event's address");
+        assert!(
+            location.starts_with(&format!("{api_url}demo-app/v1/event/")),
+            "{location}"
+        );
         assert_no_token(&bff.identity, &reply);
     }
 }
@@ -293,14 +302,41 @@ async fn no_answer_the_page_can_read_holds_a_token() {
         .contains(&access.expose().to_owned()));
     assert!(!cookie.contains(access.expose()));
 
-    // Sign-out clears the cookie on the path it was set on.
+    // Sign-out clears the cookie on the paths it was set on.
     let out = post(&bff.companion, "/auth/logout", None, Some(&cookie)).await;
     assert_eq!(out.status, 204);
-    let cleared = out.set_cookie().expect("a clearing Set-Cookie");
-    assert!(
-        cleared.contains("Max-Age=0") && cleared.contains("Path=/;"),
-        "{cleared}"
-    );
+    assert_session_paths(&out, true);
+}
+
+/// The session `Set-Cookie`s of an answer in BFF mode: the same session for `/auth` and for
+/// `/api`, and for no other path (the static files, served to any origin, never see it).
+fn assert_session_paths(reply: &Reply, cleared: bool) {
+    let set: Vec<String> = reply
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .filter(|v| v.starts_with("fundraising_session="))
+        .collect();
+    let mut paths: Vec<&str> = set
+        .iter()
+        .map(|c| {
+            c.split("; ")
+                .find_map(|a| a.strip_prefix("Path="))
+                .expect("a Path")
+        })
+        .collect();
+    paths.sort();
+    assert_eq!(paths, ["/api", "/auth"], "{set:?}");
+    let values: Vec<&str> = set.iter().map(|c| c.split(';').next().unwrap()).collect();
+    assert_eq!(values[0], values[1], "one session on both paths");
+    for c in &set {
+        assert_eq!(c.contains("Max-Age=0"), cleared, "{c}");
+        assert!(
+            c.contains("HttpOnly") && c.contains("SameSite=Strict"),
+            "{c}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -566,7 +602,13 @@ async fn a_token_near_expiry_is_refreshed_on_the_server_and_the_cookie_rotates()
         &session,
         bff.companion.state.settings().cookie_scope(),
     );
-    let near = near.to_str().unwrap().split(';').next().unwrap().to_owned();
+    let near = near.0[0]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
 
     let calls = bff.identity.token_calls();
     let reply = api_get(&bff.companion, &donation_path(), Some(&near)).await;
@@ -609,7 +651,13 @@ async fn concurrent_calls_with_a_token_near_expiry_share_one_refresh() {
         &session,
         bff.companion.state.settings().cookie_scope(),
     );
-    let near = near.to_str().unwrap().split(';').next().unwrap().to_owned();
+    let near = near.0[0]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
     let calls = bff.identity.token_calls();
     let mut tasks = Vec::new();
     for i in 0..8 {
@@ -772,4 +820,104 @@ async fn without_bff_there_is_no_proxy_and_the_page_gets_its_token() {
     assert!(reply.set_cookie().unwrap().contains("Path=/auth"));
     let proxied = api_get(&companion, &donation_path(), Some(&reply.cookie())).await;
     assert_eq!(proxied.status, 404);
+}
+
+/// Proxied answers stay data. An upstream of the tests' own answers HTML with a `<script>`
+/// and a foreign `Location` (also on a 302): the page gets the bytes as `text/plain`, with
+/// `nosniff` and a CSP under which nothing loads or runs, and no foreign `Location`. A
+/// `Location` under `--api-url` passes; JSON keeps its type and gets the same headers.
+#[tokio::test]
+async fn proxied_answers_stay_data_and_foreign_locations_are_dropped() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let api_url = format!("http://{}", listener.local_addr().unwrap());
+    let own = format!("{api_url}/demo-app/v1/event/42");
+    let script = "<html><script>alert(document.cookie)</script></html>";
+    let upstream = Router::new()
+        .route(
+            "/demo-app/v1/campaign/byshortname/{name}",
+            route_get(
+                move |axum::extract::Path(name): axum::extract::Path<String>| async move {
+                    let (status, location) = match name.as_str() {
+                        "html" => (200, "http://evil.example/x"),
+                        "redirect" => (302, "http://evil.example/x"),
+                        "relative-escape" => (302, "//evil.example/x"),
+                        _ => (200, ""),
+                    };
+                    let mut response =
+                        axum::response::Response::new(axum::body::Body::from(script));
+                    *response.status_mut() = axum::http::StatusCode::from_u16(status).unwrap();
+                    let headers = response.headers_mut();
+                    headers.insert("content-type", "text/html; charset=utf-8".parse().unwrap());
+                    if !location.is_empty() {
+                        headers.insert("location", location.parse().unwrap());
+                    }
+                    response
+                },
+            ),
+        )
+        .route(
+            "/demo-app/v1/donation/ref/{reference}",
+            route_get(move || {
+                let own = own.clone();
+                async move {
+                    (
+                        axum::http::StatusCode::SEE_OTHER,
+                        [
+                            ("content-type", "application/json"),
+                            ("location", own.as_str()),
+                        ],
+                        r#"{"id":1}"#,
+                    )
+                        .into_response()
+                }
+            }),
+        );
+    let _upstream = serve(upstream, Some(listener)).await;
+    let identity = start_identity().await;
+    let (s, _) = bff_settings(&identity, &api_url);
+    let companion = start_companion(s).await;
+
+    let assert_data = |reply: &Reply| {
+        assert_eq!(
+            reply.header("x-content-type-options").as_deref(),
+            Some("nosniff"),
+            "{:?}",
+            reply.headers
+        );
+        let csp = reply.header("content-security-policy").expect("a CSP");
+        assert!(csp.contains("default-src 'none'"), "{csp}");
+        assert!(csp.contains("sandbox"), "{csp}");
+    };
+    for (path, status) in [
+        ("/api/campaign/byshortname/html", 200),
+        ("/api/campaign/byshortname/redirect", 302),
+        ("/api/campaign/byshortname/relative-escape", 302),
+    ] {
+        let reply = api_get(&companion, path, None).await;
+        assert_eq!(reply.status, status, "{path}");
+        assert_eq!(reply.body, script, "the body is relayed as it came: {path}");
+        let content_type = reply.header("content-type").unwrap_or_default();
+        assert!(
+            content_type.starts_with("text/plain"),
+            "{path}: {content_type}"
+        );
+        assert_eq!(reply.header("location"), None, "{path}");
+        assert_data(&reply);
+    }
+    // A Location under --api-url passes; a JSON answer keeps its type.
+    let reply = api_get(&companion, "/api/donation/ref/x", None).await;
+    assert_eq!(reply.status, 303);
+    assert_eq!(
+        reply.header("location").as_deref(),
+        Some(format!("{api_url}/demo-app/v1/event/42").as_str())
+    );
+    assert_eq!(
+        reply.header("content-type").as_deref(),
+        Some("application/json")
+    );
+    assert_data(&reply);
+    // The companion's own errors on /api carry them too.
+    let refused = api_get(&companion, "/api/account", None).await;
+    assert_eq!(refused.error(), "not_found");
+    assert_data(&refused);
 }

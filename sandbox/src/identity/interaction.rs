@@ -1,8 +1,10 @@
 //! The login and consent pages and the login-session cookie.
 
 use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 
-use axum::extract::{Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Query, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
@@ -22,11 +24,74 @@ const WRONG_PASSWORD: &str = "The email address or password is not correct. Plea
 const TOO_MANY_FOR_REQUEST: &str = "Too many wrong passwords for this sign-in request. \
 Start again from the application.";
 
+/// Whole seconds of a wait, rounded up (what `Retry-After` and the page say).
+fn wait_seconds(remaining_ms: i64) -> i64 {
+    (remaining_ms.max(0) + 999) / 1000
+}
+
 fn locked_message(remaining_ms: i64) -> String {
-    let secs = (remaining_ms + 999) / 1000;
+    let secs = wait_seconds(remaining_ms);
     format!(
-        "Too many wrong passwords for this account. Sign-in is locked; try again in {secs} seconds."
+        "Too many wrong passwords for this account from your network address. Sign-in is \
+locked here; try again in {secs} seconds."
     )
+}
+
+/// The login form again with 429 and `Retry-After`: the account is locked for this client
+/// address for `remaining_ms` more (at most [`crate::grants::LOGIN_LOCK_MAX_MS`]).
+fn locked(id: &str, client_id: &str, username: &str, remaining_ms: i64) -> Response {
+    let mut response = render_login(
+        StatusCode::TOO_MANY_REQUESTS,
+        id,
+        client_id,
+        username,
+        Some(&locked_message(remaining_ms)),
+    );
+    response.headers_mut().insert(
+        header::RETRY_AFTER,
+        HeaderValue::from(wait_seconds(remaining_ms)),
+    );
+    response
+}
+
+/// Where a login comes from, as the throttle counts it: the peer's IPv4 address, or the /64
+/// network of an IPv6 one (a single host is commonly given a whole /64). The TCP peer is
+/// used, never a forwarded-for header a client could write; behind a reverse proxy every
+/// login shares the proxy's address. Requests served without a peer address (a router called
+/// directly, in tests) share the name `unknown`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientAddress(pub String);
+
+impl ClientAddress {
+    /// The throttle's name for a peer address.
+    pub fn of(peer: Option<SocketAddr>) -> Self {
+        let Some(peer) = peer else {
+            return Self("unknown".to_owned());
+        };
+        let ip = match peer.ip() {
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => {
+                    let s = v6.segments();
+                    return Self(format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3]));
+                }
+            },
+            v4 => v4,
+        };
+        Self(ip.to_string())
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0);
+        Ok(Self::of(peer))
+    }
 }
 
 /// Whether a form POST comes from a page of this identity server, not from another site
@@ -95,10 +160,12 @@ pub async fn login_page(
 
 /// `POST /connect/login` (`request`, `username`, `password`): starts the session or shows
 /// the form again with a message. A form from another site is refused (403). Wrong passwords
-/// are limited per request (the request ends) and per account (a lock-out with a growing
-/// backoff, during which even the right password is refused, 429).
+/// are limited per request (the request ends) and per account and client address (a lock-out
+/// with a growing backoff of at most 15 minutes, during which even the right password from
+/// that address is refused: 429 with `Retry-After`). Other addresses are not locked out.
 pub async fn login(
     State(state): State<Sandbox>,
+    client: ClientAddress,
     headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
@@ -116,32 +183,24 @@ pub async fn login(
         .user(username.trim())
         .map(|u| u.email.clone());
     if let Some(account) = &account {
-        if let LoginGate::Locked { remaining_ms } = state.grants().login_gate(account, now) {
-            return render_login(
-                StatusCode::TOO_MANY_REQUESTS,
-                id,
-                &request.client_id,
-                username,
-                Some(&locked_message(remaining_ms)),
-            );
+        if let LoginGate::Locked { remaining_ms } =
+            state.grants().login_gate(account, &client.0, now)
+        {
+            return locked(id, &request.client_id, username, remaining_ms);
         }
     }
     let Some(user) = state
         .config()
         .authenticate(username, field(&form, "password"))
     else {
-        let failure = state.grants().login_failed(id, account.as_deref(), now);
+        let failure = state
+            .grants()
+            .login_failed(id, account.as_deref(), &client.0, now);
         if failure.request_ended {
             return error_page(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_FOR_REQUEST);
         }
         return match failure.account_locked_ms {
-            Some(ms) => render_login(
-                StatusCode::TOO_MANY_REQUESTS,
-                id,
-                &request.client_id,
-                username,
-                Some(&locked_message(ms)),
-            ),
+            Some(ms) => locked(id, &request.client_id, username, ms),
             None => render_login(
                 StatusCode::OK,
                 id,
@@ -151,7 +210,7 @@ pub async fn login(
             ),
         };
     };
-    state.grants().login_succeeded(&user.email, now);
+    state.grants().login_succeeded(&user.email, &client.0, now);
     let session = state.grants().start_session(&user.email, now);
     let cookie = format!(
         "{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}",
