@@ -1,6 +1,7 @@
 // Client speed in headless Chromium (bench section 2), driven with playwright-core.
 // Env: BENCH_ORIGIN (static server: /speed.html, /pkg/...), BENCH_JS, BENCH_WASM (paths under the
-// origin), FUNDRAISING_BASE_URL, BENCH_RUNS (fresh-context loads), BENCH_PAIRS (alternated call
+// origin), BENCH_LIGHT_JS, BENCH_LIGHT_WASM (the light build's, measured the same way when set),
+// FUNDRAISING_BASE_URL, BENCH_RUNS (fresh-context loads), BENCH_PAIRS (alternated call
 // pairs), BENCH_PLAYWRIGHT (folder holding node_modules/playwright-core),
 // CHROMIUM (executable). Prints one JSON line with every sample (milliseconds).
 import { createRequire } from "node:module";
@@ -12,6 +13,8 @@ const { chromium } = require("playwright-core");
 const origin = process.env.BENCH_ORIGIN;
 const jsPath = process.env.BENCH_JS;
 const wasmPath = process.env.BENCH_WASM;
+const lightJs = process.env.BENCH_LIGHT_JS;
+const lightWasm = process.env.BENCH_LIGHT_WASM;
 const baseUrl = process.env.FUNDRAISING_BASE_URL;
 const runs = Number(process.env.BENCH_RUNS || 30);
 const pairs = Number(process.env.BENCH_PAIRS || 100);
@@ -21,13 +24,19 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-dev-shm-usage"],
 });
-const out = { runs, pairs, instantiate: [], coldLoad: [], eventPagesClient: [], eventPagesPlain: [], campaignClient: [], campaignPlain: [] };
+const out = {
+  runs, pairs, instantiate: [], coldLoad: [], instantiateLight: [], coldLoadLight: [],
+  eventPagesClient: [], eventPagesPlain: [], campaignClient: [], campaignPlain: [],
+};
+const builds = [["", jsPath, wasmPath]];
+if (lightJs && lightWasm) builds.push(["Light", lightJs, lightWasm]);
 try {
   // 1. Module instantiation, each run in a fresh browser context (empty caches):
   //    coldLoad = import of the glue + init() fetching, compiling and instantiating the wasm;
   //    instantiate = init() from bytes already fetched (compile + instantiate + glue start).
+  //    Both builds, alternated run by run.
   for (let i = 0; i < runs; i++) {
-    for (const mode of ["bytes", "cold"]) {
+    for (const [suffix, jsPath, wasmPath] of builds) for (const mode of ["bytes", "cold"]) {
       const ctx = await browser.newContext();
       const page = await ctx.newPage();
       await page.goto(`${origin}/speed.html`);
@@ -44,7 +53,7 @@ try {
         await m.default({ module_or_path: wasmPath });
         return performance.now() - t0;
       }, { jsPath, wasmPath, mode });
-      (mode === "bytes" ? out.instantiate : out.coldLoad).push(ms);
+      out[(mode === "bytes" ? "instantiate" : "coldLoad") + suffix].push(ms);
       await ctx.close();
     }
   }

@@ -1,5 +1,5 @@
-"""Section 2: client speed in headless Chromium (playwright-core): module instantiation (medians
-of BENCH_RUNS fresh-context runs, at least 20); getEventPages (100 summaries) against fetch +
+"""Section 2: client speed in headless Chromium (playwright-core): module instantiation of the
+full and of the light build (medians of BENCH_RUNS fresh-context runs, at least 20); getEventPages (100 summaries) against fetch +
 JSON.parse of the same response, and getCampaign against plain fetch of the same URL (BENCH_PAIRS
 pairs each, default 100). The pairs run alternated in one page, so their ratio is measured side
 by side: the headline is the median of the per-pair ratios, the ratio of the medians is shown
@@ -71,10 +71,11 @@ def node_json(script, tag, env, timeout):
 
 def run():
     pkg = os.environ.get("BENCH_PKG_DIR", os.path.join(ROOT, "pkg"))
-    wasm = sorted(glob.glob(os.path.join(pkg, "*_bg.wasm")))
-    if not wasm:
-        raise RuntimeError("pkg/*_bg.wasm missing")
+    wasm = [os.path.join(pkg, "fundraising_client_bg.wasm")]
+    if not os.path.exists(wasm[0]):
+        raise RuntimeError("pkg/fundraising_client_bg.wasm missing")
     js = wasm[0][: -len("_bg.wasm")] + ".js"
+    light_wasm = os.path.join(pkg, "light", "fundraising_client_bg.wasm")
     run_dir = new_run_dir("client")
     sb = Sandbox(run_dir, "http://127.0.0.1:9/").start()
     handler = functools.partial(_Handler, web=os.path.join(ROOT, "bench", "web"), pkg=pkg)
@@ -87,6 +88,8 @@ def run():
             BENCH_ORIGIN=f"http://127.0.0.1:{httpd.server_address[1]}",
             BENCH_JS="/pkg/" + os.path.basename(js),
             BENCH_WASM="/pkg/" + os.path.basename(wasm[0]),
+            **({"BENCH_LIGHT_JS": "/pkg/light/fundraising_client.js", "BENCH_LIGHT_WASM": "/pkg/light/fundraising_client_bg.wasm"}
+               if os.path.exists(light_wasm) else {}),
             FUNDRAISING_BASE_URL=sb.base_url,
             BENCH_RUNS=str(RUNS),
             BENCH_PAIRS=str(PAIRS),
@@ -114,6 +117,18 @@ def run():
             f"p90 {ms(percentile(data['instantiate'], 90))}; cold import + fetch + init {ms(median(data['coldLoad']))}",
         )
     ]
+    if data.get("instantiateLight"):
+        rows.append(
+            row(
+                SECTION,
+                f"module instantiation of the light build (pkg/light/, the widgets'): init() from fetched bytes (median of {len(data['instantiateLight'])}, fresh context each)",
+                ms(median(data["instantiateLight"])),
+                f"p90 {ms(percentile(data['instantiateLight'], 90))}; cold import + fetch + init {ms(median(data['coldLoadLight']))}; "
+                f"full build in the same runs: {ms(median(data['instantiate']))}",
+            )
+        )
+    else:
+        rows.append(row(SECTION, "module instantiation of the light build (pkg/light/)", "not built", "pkg/light/ missing", ok=False))
     a, b, r, rm = pair("eventPagesClient", "eventPagesPlain")
     chk = data["checks"]["eventPages"]
     ok = chk["client"] == 100 and chk["plain"] == 100

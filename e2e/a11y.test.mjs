@@ -1,13 +1,59 @@
 // Accessibility (axe-core: no serious or critical violation), a clean console under the
 // companion's Content-Security-Policy, and a 390 px wide layout where nothing overflows its card:
-// the demo signed out and signed in, and the widget page, in headless Chromium.
+// the demo signed out and signed in, the widget pages (widget.html, brands.html, the donation
+// page) and a partner's pages with the elements, in English and Welsh, in the light and the
+// dark colour scheme, in headless Chromium.
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
 import {
   axeSeriousViolations, browserTests, consoleErrors, openDemo, overflowingChildren, servers, signInByPopup,
+  stageDonation,
 } from "./harness.mjs";
+import { startPartnerSite } from "./partner-site.mjs";
 
 const env = servers();
 const it = browserTests({ timeout: 90_000 });
+
+let partner;
+before(async () => { partner = await startPartnerSite(env); });
+after(async () => { await partner?.close(); });
+
+/**
+ * Every page with the elements, each with what to wait for before measuring: a partner's
+ * pages (English, Welsh, branded, the thank-you page with a confirmed donation), the demo with
+ * a confirmed donation (its elements also in Welsh), the widget page, the two brands side by
+ * side (English and Welsh) and the sandbox's donation page.
+ */
+async function elementPages() {
+  const reference = await stageDonation(env, {
+    amount: "12.50", currency_code: "GBP", donor_display_name: "Kim", message: "Well done!", share_message: true,
+    appears_after_secs: 0, final_after_secs: 0, final_status: "Accepted",
+  });
+  const card = "fundraising-campaign [part=donate]";
+  return [
+    { name: "partner page (en)", url: `${partner.origin}/`, ready: [card] },
+    { name: "partner page (cy)", url: `${partner.origin}/cy`, ready: [card] },
+    { name: "branded partner page", url: `${partner.origin}/brand`, ready: [card] },
+    { name: "partner thank-you page (en)", url: `${partner.origin}/thanks?donation=${reference}`, ready: ["fundraising-donation [data-state=confirmed]"] },
+    { name: "partner thank-you page (cy)", url: `${partner.origin}/thanks?donation=${reference}`, lang: "cy", ready: ["fundraising-donation [data-state=confirmed]"] },
+    { name: "the demo (en)", url: `${env.companionUrl}/?donation=${reference}`,
+      ready: ["body[data-ready=true]", "#campaign [part=donate]", "#donation-return [data-state=confirmed]"] },
+    { name: "the demo's elements in Welsh", url: `${env.companionUrl}/?donation=${reference}`, lang: "cy",
+      ready: ["body[data-ready=true]", "#campaign [part=donate]", "#donation-return [data-state=confirmed]"] },
+    { name: "widget.html", url: `${env.companionUrl}/widget.html`, ready: ["fundraising-campaign [role=progressbar]"] },
+    { name: "brands.html (en and cy)", url: `${env.companionUrl}/brands.html?donation=${reference}`,
+      ready: ["#riverside [part=donate]", "#harbour [part=donate]", "#thanks [data-state=confirmed]"] },
+    { name: "donate.html", url: `${env.companionUrl}/donate.html?reference=${reference}-x&return=${encodeURIComponent(`${partner.origin}/thanks`)}`,
+      ready: ["body[data-ready=true]"] },
+  ];
+}
+
+/** Opens `entry` and waits for it to be ready. */
+async function open(page, entry) {
+  await page.goto(entry.url);
+  if (entry.lang) await page.evaluate((lang) => { document.documentElement.lang = lang; }, entry.lang);
+  for (const selector of entry.ready) await page.locator(selector).waitFor({ timeout: 30_000 });
+}
 
 /** Opens the demo with every section filled: the card, a donation, the pages table. */
 async function filledDemo(page) {
@@ -103,4 +149,30 @@ it("the widget page at 390 px: nothing overflows the card", async ({ page }) => 
   assert.equal(measured.cards, 1);
   assert.deepEqual(measured.problems, []);
   assert.ok(measured.documentOverflow <= 0, `the page scrolls sideways by ${measured.documentOverflow}px`);
+});
+
+for (const scheme of ["light", "dark"]) {
+  it(`every page with the elements, in the ${scheme} colour scheme: no serious or critical axe violation, no console error`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    const found = {};
+    for (const entry of await elementPages()) {
+      const problems = consoleErrors(page);
+      await open(page, entry);
+      found[entry.name] = await axeSeriousViolations(page);
+      problems.check();
+    }
+    assert.deepEqual(Object.fromEntries(Object.entries(found).filter(([, v]) => v.length > 0)), {});
+    assert.deepEqual(partner.reports, [], "CSP violation reports");
+  });
+}
+
+it("every page with the elements at 390 px: nothing overflows a card, no page scrolls sideways", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const found = {};
+  for (const entry of await elementPages()) {
+    await open(page, entry);
+    const measured = await overflowingChildren(page, ".card, .box, .brand, .panel");
+    if (measured.problems.length > 0 || measured.documentOverflow > 0) found[entry.name] = measured;
+  }
+  assert.deepEqual(found, {});
 });

@@ -1,12 +1,17 @@
-// End-to-end tests of the donation return flow in headless Chromium: the demo's
-// <fundraising-donation reference-param="donation"> element (www/donation-return.js) waiting for
-// donations staged in the real sandbox (POST {base_url}/_sandbox/staged-donations), and the
-// demo's "Make a test donation" form that stages one and comes back with ?donation=<reference>.
+// End-to-end tests of the donation journey in headless Chromium: the campaign card's Donate
+// link (a fresh reference from the package), the sandbox's donation page (www/donate.html,
+// standing in for the donation site: it stages the donation in the real sandbox through
+// POST {base_url}/_sandbox/staged-donations and sends the donor back), and the
+// <fundraising-donation reference-param="donation"> element (www/donation-return.js) waiting
+// for the donation and thanking the donor; on the demo and on a partner's site on another origin.
 import assert from "node:assert/strict";
 import { describe } from "node:test";
 import { mkdirSync } from "node:fs";
 import { ARTIFACTS, axeSeriousViolations, browserTests, consoleErrors, money, openDemo, servers, stageDonation } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
+
+/** What a reference from the package looks like: long, random, and a plain path segment. */
+const REFERENCE = /^[A-Za-z0-9_-]{16,}$/;
 
 const env = servers();
 const it = browserTests({ timeout: 90_000 });
@@ -67,7 +72,7 @@ function donationAnswers(page, reference) {
 }
 
 describe("donation return", () => {
-  it("the demo's test donation: the donor comes back, waits, and is thanked with £12.50 and the message", async ({ page }) => {
+  it("the demo's journey: Donate on the card, the sandbox's donation page, back to the demo, thanked with £12.50 and the message", async ({ page }) => {
     const errors = consoleErrors(page);
     const log = await recordElement(page);
     await openDemo(page, env.companionUrl);
@@ -76,14 +81,32 @@ describe("donation return", () => {
     assert.equal(await element.locator("[part=status]").getAttribute("data-state"), "idle");
     assert.equal(await element.locator("[part=status]").textContent(), "");
 
-    await page.locator("#return-outcome").selectOption("Accepted");
-    const staged = page.waitForResponse((r) => r.url() === `${env.baseUrl}/_sandbox/staged-donations`);
-    await page.locator("#return-form button[type=submit]").click();
-    assert.equal((await staged).status(), 201);
-    await page.waitForURL((url) => url.searchParams.get("donation")?.startsWith("demo-return-"));
-    const reference = new URL(page.url()).searchParams.get("donation");
-    await page.locator("body[data-ready=true]").waitFor();
+    const donate = page.locator("#campaign [part=donate]");
+    await donate.waitFor();
+    assert.equal(await donate.textContent(), "Donate");
+    const target = new URL(await donate.getAttribute("href"));
+    assert.equal(target.origin + target.pathname, `${env.companionUrl}/donate.html`);
+    const reference = target.searchParams.get("reference");
+    assert.match(reference, REFERENCE);
+    assert.equal(target.searchParams.get("return"), `${env.companionUrl}/?donation=${reference}`);
+    const announced = page.evaluate(() => new Promise((resolve) => {
+      document.addEventListener("fundraising-donate", (e) => resolve(e.detail), { once: true });
+    }));
+    await donate.click();
+    assert.deepEqual(await announced, { reference, url: target.href });
 
+    // The donation site (the sandbox's page) has the reference and makes the donation.
+    await page.waitForURL((url) => url.pathname === "/donate.html");
+    await page.locator("body[data-ready=true]").waitFor();
+    assert.equal(await page.locator("#donate-reference").textContent(), reference);
+    await page.locator("select[name=outcome]").selectOption("Accepted");
+    const staged = page.waitForResponse((r) => r.url() === `${env.baseUrl}/_sandbox/staged-donations`);
+    await page.locator("#donate-form button[type=submit]").click();
+    assert.equal((await staged).status(), 201);
+
+    // Back on the demo with ?donation=<reference>: the element waits, then thanks the donor.
+    await page.waitForURL((url) => url.pathname === "/" && url.searchParams.get("donation") === reference);
+    await page.locator("body[data-ready=true]").waitFor();
     const status = page.locator("#donation-return [part=status]");
     assert.equal(await status.getAttribute("role"), "status");
     assert.equal(await status.getAttribute("aria-live"), "polite");
@@ -99,7 +122,7 @@ describe("donation return", () => {
     assert.equal(seen.states.at(-1), "confirmed");
     assert.deepEqual(seen.settled, ["Accepted"]);
     assert.deepEqual(seen.errors, []);
-    // The element found the donation the form staged.
+    // The service has the donation under the reference the card made.
     const raw = await fetch(`${env.baseUrl}/${env.appId}/v1/donation/ref/${reference}`);
     assert.equal((await raw.json()).status, "Accepted");
 
@@ -107,6 +130,52 @@ describe("donation return", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.locator("section[aria-labelledby=return-heading]").screenshot({ path: `${ARTIFACTS}donation-return.png` });
     checkConsole(errors, reference);
+  });
+
+  it("a partner's card on another origin: each Donate gets a fresh reference, and the donor lands thanked on the partner's page", async ({ page }) => {
+    const errors = consoleErrors(page);
+    const partner = await startPartnerSite(env);
+    try {
+      await page.goto(`${partner.origin}/`);
+      const donate = page.locator("fundraising-campaign [part=donate]");
+      await donate.waitFor();
+      const first = new URL(await donate.getAttribute("href")).searchParams.get("reference");
+      assert.match(first, REFERENCE);
+      // A partner may take the journey over: cancelling fundraising-donate keeps the donor here,
+      // and the used reference is replaced by a fresh one.
+      await page.evaluate(() => {
+        document.addEventListener("fundraising-donate", (e) => e.preventDefault(), { once: true });
+      });
+      await donate.click();
+      await page.waitForFunction((used) => {
+        const link = document.querySelector("fundraising-campaign").shadowRoot.querySelector("[part=donate]");
+        return new URL(link.href).searchParams.get("reference") !== used;
+      }, first);
+      assert.equal(new URL(page.url()).origin, partner.origin);
+      const target = new URL(await donate.getAttribute("href"));
+      const reference = target.searchParams.get("reference");
+      assert.match(reference, REFERENCE);
+      assert.notEqual(reference, first);
+      assert.equal(target.searchParams.get("return"), `${partner.origin}/thanks?donation=${reference}`);
+
+      await donate.click();
+      await page.waitForURL((url) => url.origin === env.companionUrl && url.pathname === "/donate.html");
+      await page.locator("body[data-ready=true]").waitFor();
+      assert.equal(await page.locator("#donate-reference").textContent(), reference);
+      await page.locator("#donate-form button[type=submit]").click();
+
+      await page.waitForURL((url) => url.origin === partner.origin && url.pathname === "/thanks");
+      assert.equal(new URL(page.url()).searchParams.get("donation"), reference);
+      const element = page.locator("fundraising-donation");
+      await element.locator("[part=status][data-state=confirmed]").waitFor({ timeout: 30_000 });
+      assert.equal(await element.locator("[data-field=amount]").textContent(), "£12.50");
+      assert.equal(await element.locator("[part=title]").textContent(), "Thank you, Kim!");
+      assert.deepEqual(await axeSeriousViolations(page), [], "axe: the partner's thank-you page");
+      assert.deepEqual(partner.reports, [], "CSP violation reports");
+      checkConsole(errors, reference);
+    } finally {
+      await partner.close();
+    }
   });
 
   it("waits through 404 and Pending, then shows the confirmed amount and message", async ({ page }) => {
@@ -187,9 +256,11 @@ describe("donation return", () => {
     assert.deepEqual(seen.settled, []);
     assert.deepEqual(await axeSeriousViolations(page), [], "axe: the timeout state");
 
-    // Missing attributes are an error too, said plainly.
+    // Missing attributes are an error too, said plainly (loading="eager": the element goes to
+    // the end of the page, out of sight).
     const missing = await page.evaluate(() => new Promise((resolve) => {
       const node = document.createElement("fundraising-donation");
+      node.setAttribute("loading", "eager");
       node.setAttribute("reference", "anything");
       node.addEventListener("fundraising-error", (e) => resolve({
         message: e.detail.message,
@@ -220,6 +291,7 @@ describe("donation return", () => {
     await page.evaluate(({ appId, baseUrl, reference }) => {
       const node = document.createElement("fundraising-donation");
       node.id = "second";
+      node.setAttribute("loading", "eager"); // at the end of the page, out of sight
       node.setAttribute("app-id", appId);
       node.setAttribute("base-url", baseUrl);
       node.setAttribute("reference", reference);

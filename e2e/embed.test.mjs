@@ -7,6 +7,7 @@ import {
   axeSeriousViolations, browserTests, consoleErrors, money, overflowingChildren, rawCampaign, servers,
 } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
+import { builtAssets, HASHED } from "./widget-assets.mjs";
 
 const env = servers();
 const it = browserTests({ timeout: 60_000 });
@@ -29,7 +30,11 @@ it("a partner page on another origin under a strict CSP shows the card with its 
   const raw = await rawCampaign(env);
   const problems = consoleErrors(page);
   const scripts = [];
-  page.on("request", (r) => { if (r.resourceType() === "script") scripts.push(r.url()); });
+  const fetched = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(r.url());
+    else fetched.push(r.url());
+  });
 
   const response = await page.goto(`${partner.origin}/`);
   const csp = response.headers()["content-security-policy"];
@@ -68,10 +73,19 @@ it("a partner page on another origin under a strict CSP shows the card with its 
   assert.ok(Math.abs(looks.fillWidth - expected) < 1.5, `fill ${looks.fillWidth}px, expected ${expected}px`);
   assert.equal(looks.pageScripts, 1, "one script tag on the partner page");
 
-  // The page ran nothing but widget.js and the package, both from the companion.
+  // The page ran nothing but widget.js (and its texts and theme) and the package, all from the
+  // companion: the light build (no sign-in), under its content-hashed names.
   const companion = new URL(env.companionUrl).origin;
-  assert.deepEqual(scripts.filter((s) => !s.startsWith(`${companion}/pkg/`)), [`${companion}/widget.js`]);
-  assert.ok(scripts.includes(`${companion}/pkg/fundraising_client.js`));
+  const { light } = await builtAssets();
+  assert.deepEqual(scripts.filter((s) => !s.startsWith(`${companion}/pkg/`)).sort(),
+    [`${companion}/widget-text.js`, `${companion}/widget-theme.js`, `${companion}/widget.js`]);
+  const pkgScripts = scripts.filter((s) => s.startsWith(`${companion}/pkg/`) && s !== `${companion}/pkg/assets.js`);
+  assert.ok(scripts.includes(`${companion}/pkg/assets.js`), "pkg/assets.js names the hashed copies");
+  assert.ok(pkgScripts.includes(`${companion}/pkg/${light.js}`), `${light.js} in ${pkgScripts}`);
+  for (const url of pkgScripts) {
+    assert.ok(url.startsWith(`${companion}/pkg/light/`) && HASHED.test(url), `not a hashed copy of the light build: ${url}`);
+  }
+  assert.deepEqual(fetched.filter((u) => u.endsWith(".wasm")), [`${companion}/pkg/${light.wasm}`]);
 
   assert.deepEqual(await axeSeriousViolations(page), []);
   problems.check();

@@ -1,12 +1,49 @@
 // A partner's web site for the end-to-end tests: a tiny static server on 127.0.0.1 (port 0, so
-// its own origin, which is not in the companion's --allowed-origin list) that serves a page
+// its own origin, which is not in the companion's --allowed-origin list) that serves pages
 // embedding <fundraising-campaign> and a thank-you page with <fundraising-donation>, exactly as
-// docs/widgets.md tells a partner to, under a strict Content-Security-Policy sent as a header. Violation reports (report-uri) are kept.
+// docs/widgets.md tells a partner to, under a strict Content-Security-Policy sent as a header.
+// Violation reports (report-uri) are kept.
+//
+//   /            the campaign card, with a Donate link to the sandbox's donation page (on the
+//                companion), which sends the donor back to /thanks?donation={reference}
+//   /thanks      the thank-you page (<fundraising-donation reference-param="donation">)
+//   /far         the card far below the fold (a 4000 px tall introduction above it)
+//   /far-eager   the same with loading="eager"
+//   /cy          the card on a Welsh page (<html lang="cy">)
+//   /brand       the card branded from the partner's style sheet (custom properties, ::part())
+//   /old-browser?hide=…, /old-browser-thanks?hide=…   the card (or the thank-you page) in an
+//                engine missing a feature (a classic script takes it away before widget.js)
+//   /no-wasm-csp the card under a policy without 'wasm-unsafe-eval'
 import { createServer } from "node:http";
 
-/** The partner's own stylesheet (style-src 'self'). */
-const PARTNER_CSS = `body { font: 16px/1.5 Georgia, serif; margin: 2rem auto; max-width: 40rem; padding: 0 1rem; color: #222; }
+/** The colours /brand gives the card, as the browser computes them. */
+export const BRAND = {
+  accent: "rgb(122, 31, 92)",
+  buttonBackground: "rgb(122, 31, 92)",
+  font: "Georgia, serif",
+  radius: "3px",
+  titleTransform: "uppercase",
+  donateRadius: "999px",
+};
+
+/** The partner's own stylesheet (style-src 'self'); the brand rules apply to /brand only. */
+const PARTNER_CSS = `body { font: 16px/1.5 Georgia, serif; margin: 2rem auto; max-width: 40rem; padding: 0 1rem; color: #222; background: #fff; }
 h1, p { color: #7a1f5c; }
+.intro { min-height: 4000px; }
+body.brand fundraising-campaign {
+  --fundraising-accent: #7a1f5c;
+  --fundraising-button-background: #7a1f5c;
+  --fundraising-bar-fill: #7a1f5c;
+  --fundraising-font: Georgia, serif;
+  --fundraising-radius: 3px;
+}
+body.brand fundraising-campaign::part(title) { text-transform: uppercase; }
+body.brand fundraising-campaign::part(donate) { border-radius: 999px; }
+@media (prefers-color-scheme: dark) {
+  body { color: #eee; background: #111; }
+  h1, p { color: #f0b6dd; }
+  body.brand fundraising-campaign { --fundraising-accent: #f0b6dd; --fundraising-button-background: #f0b6dd; --fundraising-button-text: #2a0b22; }
+}
 `;
 
 /**
@@ -30,12 +67,30 @@ export function partnerCsp({ companionUrl, baseUrl }) {
   ].join("; ");
 }
 
-/** The page: one module script tag and the element, nothing else of the widget's. */
-export function partnerPage({ companionUrl, baseUrl, appId }) {
+const attr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+/**
+ * The donate-url of the partner's card: the sandbox's donation page on the companion (standing
+ * in for the donation site), which sends the donor back to the partner's /thanks.
+ */
+export function partnerDonateUrl({ companionUrl }, partnerOrigin) {
+  const back = encodeURIComponent(`${partnerOrigin}/thanks?donation=`);
+  return `${new URL(companionUrl).origin}/donate.html?reference={reference}&return=${back}{reference}`;
+}
+
+/**
+ * A page: one module script tag and the element, nothing else of the widget's. `lang` is the
+ * page's language, `far` puts a 4000 px tall introduction above the card, `eager` gives it
+ * loading="eager", `bodyClass` a class on <body>.
+ */
+export function partnerPage({ companionUrl, baseUrl, appId }, { partnerOrigin, lang = "en", far = false, eager = false, bodyClass = "" } = {}) {
   const companion = new URL(companionUrl).origin;
-  const attr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  const donate = partnerOrigin ? ` donate-url="${attr(partnerDonateUrl({ companionUrl }, partnerOrigin))}"` : "";
+  const intro = far
+    ? `<p class="intro">Our story, at length: the card is far below, out of sight until you scroll.</p>\n    `
+    : "";
   return `<!doctype html>
-<html lang="en">
+<html lang="${attr(lang)}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -43,12 +98,12 @@ export function partnerPage({ companionUrl, baseUrl, appId }) {
   <link rel="stylesheet" href="/partner.css">
   <script type="module" src="${attr(companion)}/widget.js"></script>
 </head>
-<body>
+<body${bodyClass ? ` class="${attr(bodyClass)}"` : ""}>
   <main>
     <h1>Riverside Runners</h1>
-    <p>Our club runs for the river trust this year. See how far we have come:</p>
+    ${intro}<p>Our club runs for the river trust this year. See how far we have come:</p>
     <fundraising-campaign short-name="demo-campaign" app-id="${attr(appId)}"
-                          base-url="${attr(baseUrl)}"></fundraising-campaign>
+                          base-url="${attr(baseUrl)}"${donate}${eager ? ' loading="eager"' : ""}></fundraising-campaign>
   </main>
 </body>
 </html>
@@ -61,7 +116,6 @@ export function partnerPage({ companionUrl, baseUrl, appId }) {
  */
 export function thanksPage({ companionUrl, baseUrl, appId }) {
   const companion = new URL(companionUrl).origin;
-  const attr = (s) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -182,15 +236,12 @@ export function cspWithoutWasm(env) {
 }
 
 /**
- * Starts the partner site (`/`: the campaign card, `/thanks`: the donation return,
- * `/old-browser?hide=…` and `/old-browser-thanks?hide=…`: the same in an engine missing a
- * feature, `/no-wasm-csp`: the campaign under a policy without 'wasm-unsafe-eval'); resolves with `{origin, csp, reports, close()}`. `reports` fills with
- * the bodies Chromium posts to /csp-report.
+ * Starts the partner site (the pages above); resolves with `{origin, csp, reports, close()}`.
+ * `reports` fills with the bodies Chromium posts to /csp-report.
  */
 export async function startPartnerSite(env) {
   const csp = partnerCsp(env);
-  const page = partnerPage(env);
-  const thanks = thanksPage(env);
+  const pages = new Map();
   const reports = [];
   const server = createServer((request, response) => {
     const path = new URL(request.url, "http://partner.invalid").pathname;
@@ -212,12 +263,9 @@ export async function startPartnerSite(env) {
       return;
     }
     const common = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
-    if (path === "/") {
+    if (pages.has(path)) {
       response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
-      response.end(request.method === "HEAD" ? undefined : page);
-    } else if (path === "/thanks") {
-      response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
-      response.end(request.method === "HEAD" ? undefined : thanks);
+      response.end(request.method === "HEAD" ? undefined : pages.get(path));
     } else if (path === "/old-browser" || path === "/old-browser-thanks") {
       // The campaign (or thank-you) page in an engine missing `hide` (a key of OLD_BROWSER).
       const hide = new URL(request.url, "http://partner.invalid").searchParams.get("hide");
@@ -226,7 +274,7 @@ export async function startPartnerSite(env) {
         return;
       }
       response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
-      response.end(request.method === "HEAD" ? undefined : withOldBrowserScript(path === "/old-browser" ? page : thanks, hide));
+      response.end(request.method === "HEAD" ? undefined : withOldBrowserScript(pages.get(path === "/old-browser" ? "/" : "/thanks"), hide));
     } else if (path === "/old-browser.js") {
       const hide = new URL(request.url, "http://partner.invalid").searchParams.get("hide");
       response.writeHead(200, { ...common, "Content-Type": "text/javascript; charset=utf-8" });
@@ -234,7 +282,7 @@ export async function startPartnerSite(env) {
     } else if (path === "/no-wasm-csp") {
       // The campaign page under a policy without 'wasm-unsafe-eval'.
       response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": cspWithoutWasm(env) });
-      response.end(request.method === "HEAD" ? undefined : page);
+      response.end(request.method === "HEAD" ? undefined : pages.get("/"));
     } else if (path === "/partner.css") {
       response.writeHead(200, { ...common, "Content-Type": "text/css; charset=utf-8" });
       response.end(request.method === "HEAD" ? undefined : PARTNER_CSS);
@@ -249,8 +297,15 @@ export async function startPartnerSite(env) {
     server.listen(0, "127.0.0.1", resolve);
   });
   const { port } = server.address();
+  const origin = `http://127.0.0.1:${port}`;
+  pages.set("/", partnerPage(env, { partnerOrigin: origin }));
+  pages.set("/thanks", thanksPage(env));
+  pages.set("/far", partnerPage(env, { far: true }));
+  pages.set("/far-eager", partnerPage(env, { far: true, eager: true }));
+  pages.set("/cy", partnerPage(env, { partnerOrigin: origin, lang: "cy" }));
+  pages.set("/brand", partnerPage(env, { partnerOrigin: origin, bodyClass: "brand" }));
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     csp,
     reports,
     close: () => new Promise((resolve) => {

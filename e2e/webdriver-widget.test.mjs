@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import { money, rawCampaign, servers } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
+import { builtAssets } from "./widget-assets.mjs";
 import { forEachEngine, inPage, waitForElement, waitUntil } from "./webdriver.mjs";
 
 const env = servers();
@@ -50,7 +51,9 @@ forEachEngine("the widget on a partner page", (it) => {
     assert.ok(Math.abs(looks.fillWidth - expected) < 1.5, `fill ${looks.fillWidth}px, expected ${expected}px`);
     assert.equal(looks.pageScripts, 1, "one script tag on the partner page");
     assert.ok(looks.code.includes(`${companion}/widget.js`), JSON.stringify(looks.code));
-    assert.ok(looks.code.includes(`${companion}/pkg/fundraising_client_bg.wasm`), JSON.stringify(looks.code));
+    // The light build (no sign-in), under its content-hashed name.
+    const { light } = await builtAssets();
+    assert.ok(looks.code.includes(`${companion}/pkg/${light.wasm}`), JSON.stringify(looks.code));
     assert.deepEqual(looks.code.filter((url) => !url.startsWith(`${companion}/`)), [], "code from elsewhere than the companion");
     assert.deepEqual(partner.reports.slice(reportsBefore), [], "CSP violation reports");
 

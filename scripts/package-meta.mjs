@@ -8,7 +8,7 @@
 // `files` lists what a user needs: the JS entry, its declarations, the wasm and the JS snippets
 // the entry imports; not the raw wasm exports' declarations (*_bg.wasm.d.ts), which the
 // package's own declarations do not use.
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -84,6 +84,13 @@ const manifest = {
   exports: {
     ".": { types: `./${ENTRY}.d.ts`, default: `./${ENTRY}.js` },
     [`./${ENTRY}_bg.wasm`]: `./${ENTRY}_bg.wasm`,
+    // The build without sign-in (scripts/build-pkg.sh's pkg/light/), with its own declarations.
+    ...(existsSync(join(out, "light", `${ENTRY}.js`))
+      ? {
+        "./light": { types: `./light/${ENTRY}.d.ts`, default: `./light/${ENTRY}.js` },
+        [`./light/${ENTRY}_bg.wasm`]: `./light/${ENTRY}_bg.wasm`,
+      }
+      : {}),
     "./package.json": "./package.json",
   },
   files,

@@ -3,12 +3,13 @@ import { loadPackage } from "./widget.js";
 import { loadConfig } from "./config.js";
 import { setupAuth } from "./auth.js";
 import { setupDonationLookup } from "./donation.js";
-import { setupDonationReturn } from "./return-demo.js";
+import { REFERENCE_PARAM, setupDonationReturn } from "./return-demo.js";
 import { setupEventForm } from "./event-form.js";
 import { setupEventPages } from "./event-pages.js";
 
 async function main() {
-  const [config, pkg] = await Promise.all([loadConfig(), loadPackage()]);
+  // The full build (sign-in); the page's elements use it too rather than load the light one.
+  const [config, pkg] = await Promise.all([loadConfig(), loadPackage("full")]);
   const client = new pkg.FundraisingClient({
     appId: config.appId,
     baseUrl: config.baseUrl,
@@ -28,6 +29,7 @@ async function main() {
   campaign.setAttribute("short-name", "demo-campaign");
   campaign.setAttribute("app-id", config.appId);
   campaign.setAttribute("base-url", config.baseUrl);
+  campaign.setAttribute("donate-url", donateUrl());
   document.getElementById("campaign-slot").replaceChildren(campaign);
 
   setupDonationReturn(config);
@@ -35,6 +37,16 @@ async function main() {
   setupEventForm(client);
   setupEventPages(client);
   document.body.dataset.ready = "true";
+}
+
+/**
+ * The campaign card's donate-url: the sandbox's donation page (donate.html, standing in for the
+ * donation site), told to send the donor back here with `?donation={reference}`.
+ */
+function donateUrl() {
+  const back = new URL(location.pathname, location.origin).href;
+  return `${new URL("donate.html", location.href).href}?reference={reference}` +
+    `&return=${encodeURIComponent(`${back}?${REFERENCE_PARAM}=`)}{reference}`;
 }
 
 main().catch((error) => {

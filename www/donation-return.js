@@ -7,13 +7,17 @@
 //   <fundraising-donation reference-param="donation" app-id="demo-app"
 //                         base-url="https://api.example"></fundraising-donation>
 //
-// Same conventions as <fundraising-campaign> (widget.js): a shadow root, a constructed style
-// sheet (no inline style or script, so a strict Content-Security-Policy is fine), the package
-// loaded from pkg/ next to this file (once per page, shared with widget.js).
+// Same conventions as <fundraising-campaign> (widget.js): a shadow root, constructed style
+// sheets (no inline style or script, so a strict Content-Security-Policy is fine), the same
+// theme (--fundraising-* custom properties, ::part(), dark scheme), the page's language
+// (English and Welsh built in, every text replaceable with a `text-*` attribute), and the light
+// build of the package loaded only when the element comes near the viewport (once per page,
+// shared with widget.js).
 //
 // Attributes: app-id, base-url, and either reference (the reference itself) or reference-param
 // (the name of the query-string parameter of the page's address that holds it); reference wins
 // when both are set. timeout-ms (optional) bounds the wait (the package's default otherwise).
+// loading="eager", lang, theme and text-* as for <fundraising-campaign>.
 // Changing an attribute starts over; removing the element from the page aborts the wait.
 //
 // One status region (role="status", aria-live="polite", part="status", data-state on it) shows:
@@ -27,63 +31,54 @@
 // status) and fundraising-error (detail: the FundraisingError, or an Error for a missing
 // attribute).
 
-import { AttributeDrivenElement, el, formatMoney, loadPackage, unsupportedError } from "./widget.js";
+import {
+  AttributeDrivenElement, el, elementsPackage, missingAttributes, styleSheet, THEME, unsupportedError,
+} from "./widget.js";
+import { textAttributes, Words } from "./widget-text.js";
 
 const STYLE = `
-  :host { display: block; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-          color: #1d2430; max-width: 32rem; }
-  :host([hidden]) { display: none; }
   .status[data-state="idle"] { display: none; }
-  .box { border: 1px solid #d7dce3; border-radius: 12px; padding: 1rem 1.25rem; background: #fff;
-         overflow-wrap: anywhere; }
-  .box.waiting { border-style: dashed; border-color: #c5ccd6; color: #4a5565; }
-  .box.confirmed { border-color: #9fd3bd; background: #f2fbf6; }
-  .box.not-completed { border-color: #e0c48a; background: #fffaf0; color: #5c4300; }
-  .box.error { border-color: #e3a3a3; background: #fff5f5; color: #8a1c1c; }
+  .box { border: 1px solid var(--_border); border-radius: var(--_radius); padding: calc(var(--_spacing) * .8) var(--_spacing);
+         background: var(--_background); overflow-wrap: anywhere; }
+  .box.waiting { border-style: dashed; color: var(--_muted); }
+  .box.confirmed { border-color: var(--_success-border); background: var(--_success-background); }
+  .box.not-completed { border-color: var(--_warning-border); background: var(--_warning-background); color: var(--_warning-text); }
+  .box.error { border-color: var(--_error-border); background: var(--_error-background); color: var(--_error-text); }
   p { margin: .35rem 0 0; line-height: 1.45; }
   .box > :first-child { margin-top: 0; }
   .title { font-size: 1.15rem; font-weight: 700; margin: 0 0 .35rem; line-height: 1.3; }
-  .amount { font-weight: 700; color: #0b6b4a; }
-  blockquote { margin: .75rem 0 0; padding: .5rem .85rem; border-left: 3px solid #2bb673;
-               background: #fff; font-style: italic; }
-  .reference { font-size: .85rem; color: #4a5565; }
-  .spinner { display: inline-block; width: .9em; height: .9em; margin-right: .5em; vertical-align: -.1em;
-             border: 2px solid #c5ccd6; border-top-color: #0f8a5f; border-radius: 50%;
-             animation: spin .8s linear infinite; }
-  @keyframes spin { to { transform: rotate(360deg); } }
-  @media (prefers-reduced-motion: reduce) { .spinner { animation: none; } }
+  .amount { font-weight: 700; color: var(--_accent); }
+  blockquote { margin: .75rem 0 0; padding: .5rem .85rem; border-left: 3px solid var(--_accent);
+               background: var(--_background); font-style: italic; }
+  .reference { font-size: .85rem; color: var(--_muted); }
+  .box.not-completed .reference, .box.error .reference { color: inherit; }
 `;
 
-/** What the donor reads for each status that is final but not a success. */
-const NOT_COMPLETED = {
-  Rejected: "The payment was declined, so no money was taken.",
-  Cancelled: "The donation was cancelled, so no money was taken.",
-  Refunded: "The donation was refunded.",
-};
+/** The text key of each final status that is not a success. */
+const NOT_COMPLETED = { Rejected: "rejected", Cancelled: "cancelled", Refunded: "refunded" };
 
-let sheet;
+const DONATION_TEXTS = ["missing-attributes", "waiting", "pending", "reference", "thanks-name", "thanks", "confirmed",
+  "not-completed", "rejected", "cancelled", "refunded", "other-status", "timeout-title", "timeout", "failed-title",
+  "failed", "missing-title", "unsupported-title"];
 
-/** The element's styles, one constructed sheet adopted by every element's shadow root. */
-function styleSheet() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(STYLE);
-  }
-  return sheet;
-}
-
-/** The custom element; observed attributes: app-id, base-url, reference, reference-param, timeout-ms. */
+/**
+ * The custom element; observed attributes: app-id, base-url, reference, reference-param,
+ * timeout-ms, loading, lang, theme, text-*.
+ */
 export class FundraisingDonationElement extends AttributeDrivenElement {
-  static observedAttributes = ["app-id", "base-url", "reference", "reference-param", "timeout-ms"];
+  static observedAttributes = ["app-id", "base-url", "reference", "reference-param", "timeout-ms",
+    ...AttributeDrivenElement.commonAttributes, ...textAttributes(DONATION_TEXTS)];
 
   #status;
+  /** What is on show, re-rendered on a change of language or texts. */
+  #view = { state: "idle" };
   #unsupported = null;
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: "open" });
     try {
-      root.adoptedStyleSheets = [styleSheet()];
+      root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
     } catch (error) {
       // An old browser: the error state (unstyled) rather than an element that never renders.
       this.#unsupported = unsupportedError(error);
@@ -110,113 +105,126 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
   /** Waits for the donation of the attributes (aborted by `signal`). */
   async run(signal) {
     if (this.#unsupported) {
-      this.#fail(this.#unsupported, "This browser cannot show your donation", `${this.#unsupported.message}.`);
+      this.#fail(this.#unsupported, { state: "error", code: "unsupported", title: "unsupported-title", key: "failed",
+        values: { message: `${this.#unsupported.message}.` } });
       return;
     }
-
     const appId = this.getAttribute("app-id");
     const baseUrl = this.getAttribute("base-url");
-    const hasReferenceAttribute = this.hasAttribute("reference") || this.hasAttribute("reference-param");
-    const missing = [["app-id", appId], ["base-url", baseUrl]].filter(([, value]) => !value).map(([name]) => name);
-    if (!hasReferenceAttribute) missing.push("reference (or reference-param)");
+    const missing = missingAttributes(this, ["app-id", "base-url"]);
+    if (!this.hasAttribute("reference") && !this.hasAttribute("reference-param")) missing.push("reference (or reference-param)");
     if (missing.length > 0) {
-      this.#fail(new Error(`Missing attribute${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`),
-        "This donation cannot be shown", `Missing attribute${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`);
+      const error = new Error(`Missing attribute${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`);
+      this.#fail(error, { state: "error", code: "missing_attribute", title: "missing-title", key: "missing-attributes",
+        values: { names: missing.join(", ") }, count: missing.length });
       return;
     }
     const reference = this.reference;
     if (!reference) {
       // reference-param names a parameter the address does not have: no donor is coming back.
-      this.removeAttribute("aria-busy");
-      this.#show("idle");
+      this.#show({ state: "idle" });
       return;
     }
 
-    this.#renderWaiting(null, reference);
+    this.#show({ state: "waiting", status: null, reference });
     try {
-      const { FundraisingClient } = await loadPackage();
+      const { FundraisingClient } = await elementsPackage();
       if (signal.aborted) return;
       const client = new FundraisingClient({ appId, baseUrl });
       const options = {
         signal,
         onStatus: (status) => {
-          if (!signal.aborted && status === "Pending") this.#renderWaiting(status, reference);
+          if (!signal.aborted && status === "Pending") this.#show({ state: "waiting", status, reference });
         },
       };
       const timeout = this.getAttribute("timeout-ms");
       if (timeout !== null && timeout !== "") options.timeoutMs = Number(timeout);
       const donation = await client.waitForDonation(reference, options);
       if (signal.aborted) return;
-      if (donation.status === "Accepted") this.#renderConfirmed(donation);
-      else this.#renderNotCompleted(donation);
+      this.#show({ state: donation.status === "Accepted" ? "confirmed" : "not-completed", donation });
       this.dispatchEvent(new CustomEvent("fundraising-donation-settled", { detail: donation, bubbles: true, composed: true }));
     } catch (error) {
       if (signal.aborted || error?.code === "aborted") return;
       if (error?.code === "timeout") {
-        this.#fail(error, "Your donation is not confirmed yet",
-          "It can take a few minutes for a donation to be confirmed. Please check back later; nothing more is needed from you.",
-          reference);
+        this.#fail(error, { state: "error", code: "timeout", title: "timeout-title", key: "timeout", reference });
       } else if (error?.code === "unsupported") {
-        this.#fail(error, "This browser cannot show your donation", `${error.message}.`, reference);
+        this.#fail(error, { state: "error", code: "unsupported", title: "unsupported-title", key: "failed",
+          values: { message: `${error.message}.` }, reference });
       } else {
         console.error(`<fundraising-donation reference="${reference}">:`, error);
-        this.#fail(error, "Your donation could not be checked", `${error?.message ?? error}`, reference);
+        this.#fail(error, { state: "error", code: error?.code, title: "failed-title", key: "failed",
+          values: { message: `${error?.message ?? error}` }, reference });
       }
     }
   }
 
-  /** Puts new content in the status region and records the state. */
-  #show(state, ...content) {
-    this.#status.dataset.state = state;
-    this.#status.replaceChildren(...content);
+  /** Puts what is on show in the status region again, in the current language and texts. */
+  refresh() {
+    const words = new Words(this);
+    const view = this.#view;
+    const busy = view.state === "waiting";
+    if (busy) this.setAttribute("aria-busy", "true");
+    else this.removeAttribute("aria-busy");
+    this.#status.dataset.state = view.state;
+    if (view.state === "waiting") this.#status.replaceChildren(this.#waiting(words, view));
+    else if (view.state === "confirmed") this.#status.replaceChildren(this.#confirmed(words, view.donation));
+    else if (view.state === "not-completed") this.#status.replaceChildren(this.#notCompleted(words, view.donation));
+    else if (view.state === "error") this.#status.replaceChildren(this.#error(words, view));
+    else this.#status.replaceChildren();
   }
 
-  #referenceLine(reference) {
-    return el("p", { class: "reference", part: "reference" }, `Reference: ${reference}`);
+  #show(view) {
+    this.#view = view;
+    this.refresh();
   }
 
-  #renderWaiting(status, reference) {
+  #referenceLine(words, reference) {
+    return el("p", { class: "reference", part: "reference" }, words.text("reference", { reference }));
+  }
+
+  #waiting(words, { status, reference }) {
     const box = el("div", { class: "box waiting", part: "waiting" });
     const line = el("p", { "data-field": "waiting" });
-    line.append(el("span", { class: "spinner", "aria-hidden": "true" }),
-      status === "Pending" ? "Your donation is being processed…" : "Waiting for your donation to be confirmed…");
-    box.append(line, this.#referenceLine(reference));
-    this.setAttribute("aria-busy", "true");
-    this.#show("waiting", box);
+    line.append(el("span", { class: "spinner", "aria-hidden": "true" }), words.text(status === "Pending" ? "pending" : "waiting"));
+    box.append(line, this.#referenceLine(words, reference));
+    return box;
   }
 
-  #renderConfirmed(donation) {
+  #confirmed(words, donation) {
     const box = el("div", { class: "box confirmed", part: "confirmed" });
     const name = donation.donorDisplayName;
-    box.append(el("p", { class: "title", part: "title" }, name ? `Thank you, ${name}!` : "Thank you!"));
+    box.append(el("p", { class: "title", part: "title" }, name ? words.text("thanks-name", { name }) : words.text("thanks")));
     const line = el("p", {});
-    line.append("Your donation of ",
-      el("span", { class: "amount", "data-field": "amount" }, formatMoney(donation.amount, donation.currencyCode)),
-      " is confirmed.");
+    line.append(...words.nodes("confirmed", {
+      amount: el("span", { class: "amount", part: "amount", "data-field": "amount" }, words.money(donation.amount, donation.currencyCode)),
+    }));
     box.append(line);
     if (typeof donation.message === "string" && donation.message.trim() !== "") {
       box.append(el("blockquote", { "data-field": "message", part: "message" }, donation.message));
     }
-    this.removeAttribute("aria-busy");
-    this.#show("confirmed", box);
+    return box;
   }
 
-  #renderNotCompleted(donation) {
+  #notCompleted(words, donation) {
     const box = el("div", { class: "box not-completed", part: "not-completed" });
-    box.append(el("p", { class: "title", part: "title" }, "Your donation was not completed"),
-      el("p", { "data-field": "reason", "data-status": donation.status },
-        NOT_COMPLETED[donation.status] ?? `Its status is ${donation.status}.`),
-      this.#referenceLine(donation.thirdPartyReference ?? this.reference));
-    this.removeAttribute("aria-busy");
-    this.#show("not-completed", box);
+    const key = NOT_COMPLETED[donation.status];
+    box.append(el("p", { class: "title", part: "title" }, words.text("not-completed")),
+      el("p", { part: "reason", "data-field": "reason", "data-status": donation.status },
+        key ? words.text(key) : words.text("other-status", { status: donation.status })),
+      this.#referenceLine(words, donation.thirdPartyReference ?? this.reference));
+    return box;
   }
 
-  #fail(error, title, text, reference) {
-    const box = el("div", { class: "box error", part: "error", "data-code": error?.code ?? "missing_attribute" });
-    box.append(el("p", { class: "title", part: "title" }, title), el("p", { "data-field": "error" }, text));
-    if (reference) box.append(this.#referenceLine(reference));
-    this.removeAttribute("aria-busy");
-    this.#show("error", box);
+  #error(words, view) {
+    const box = el("div", { class: "box error", part: "error", "data-code": view.code ?? "error" });
+    box.append(el("p", { class: "title", part: "title" }, words.text(view.title)),
+      el("p", { "data-field": "error" }, words.text(view.key, view.values, view.count)));
+    if (view.reference) box.append(this.#referenceLine(words, view.reference));
+    return box;
+  }
+
+  #fail(error, view) {
+    this.#show(view);
     this.dispatchEvent(new CustomEvent("fundraising-error", { detail: error, bubbles: true, composed: true }));
   }
 }

@@ -2,25 +2,54 @@
 //
 //   <script type="module" src="https://partner-companion.example/widget.js"></script>
 //   <fundraising-campaign short-name="demo-campaign" app-id="demo-app"
-//                         base-url="https://api.example"></fundraising-campaign>
+//                         base-url="https://api.example"
+//                         donate-url="https://donate.example/?ref={reference}"></fundraising-campaign>
 //
-// The card lives in a shadow root (no CSS leaks in or out) and needs no inline style or script,
-// so it works under a strict Content-Security-Policy (see the README's "The widget"). It loads
-// the fundraising-client package served next to this file (pkg/fundraising_client.js) and shows
-// loading and error states, an accessible progress bar and amounts formatted with
-// Intl.NumberFormat.
+// The card lives in a shadow root and needs no inline style or script, so it works under a
+// strict Content-Security-Policy. A partner brands it with CSS custom properties
+// (--fundraising-accent, --fundraising-font, ...) and ::part(); it speaks the page's language
+// (English and Welsh built in; every text replaceable with a `text-*` attribute); with
+// `donate-url` it shows a Donate link that sends the donor to the donation site with a fresh
+// third-party reference. docs/widgets.md has the whole list.
+//
+// What a visitor pays: the element loads nothing until it comes near the viewport
+// (IntersectionObserver; loading="eager" starts at once), then the light build of the package
+// (no sign-in: pkg/light/) under its content-hashed names (pkg/assets.js), which the companion
+// serves compressed and as immutable, so a returning visitor fetches no wasm at all.
 
-const PACKAGE_URL = new URL("pkg/fundraising_client.js", import.meta.url);
+import { full, light } from "./pkg/assets.js";
+import { formatMoney, textAttributes, Words } from "./widget-text.js";
+import { THEME } from "./widget-theme.js";
 
-let packagePromise;
+export { formatMoney, THEME };
 
-/** Loads and initialises the fundraising-client package once per page; resolves with its exports. */
-export function loadPackage() {
-  packagePromise ??= import(PACKAGE_URL.href).then(async (pkg) => {
-    await pkg.default();
+/** The folder of the package, next to this file. */
+const PACKAGE_DIR = new URL("pkg/", import.meta.url);
+
+/** The builds of the package by name, each as its content-hashed copies in pkg/. */
+const BUILDS = { light, full };
+
+/** The package promise of each build loaded on this page. */
+const loaded = {};
+
+/**
+ * Loads and initialises a build of the package once per page (`light`, the default, or
+ * `full`, with sign-in); resolves with its exports. The glue and the wasm are fetched side by
+ * side.
+ */
+export function loadPackage(build = "light") {
+  loaded[build] ??= (async () => {
+    const { js, wasm } = BUILDS[build];
+    const bytes = fetch(new URL(wasm, PACKAGE_DIR));
+    bytes.catch(() => {}); // a failure is reported by init() below, or by the import
+    const pkg = await import(new URL(js, PACKAGE_DIR).href);
+    await pkg.default({ module_or_path: bytes });
     return pkg;
+  })().catch((error) => {
+    delete loaded[build]; // the next element tries again
+    throw error;
   });
-  return packagePromise;
+  return loaded[build];
 }
 
 /**
@@ -35,80 +64,129 @@ export function unsupportedError(cause) {
   return error;
 }
 
-/** Formats an amount in a currency with the page's locale; falls back to symbol + number. */
-export function formatMoney(amount, currencyCode, currencySymbol) {
-  if (amount === null || amount === undefined || Number.isNaN(Number(amount))) return "—";
-  const value = Number(amount);
-  if (currencyCode) {
-    try {
-      return new Intl.NumberFormat(undefined, { style: "currency", currency: currencyCode }).format(value);
-    } catch {
-      // An unknown currency code: fall through to the symbol.
-    }
-  }
-  const number = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
-  return `${currencySymbol ?? ""}${number}`;
+/**
+ * The package the elements use: the full build when the page loads it anyway (the demo does,
+ * for sign-in), so one page never loads both; the light build otherwise.
+ */
+export function elementsPackage() {
+  return loaded.full ?? loadPackage("light");
 }
 
 const STYLE = `
-  :host { display: block; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-          color: #1d2430; max-width: 32rem; }
-  :host([hidden]) { display: none; }
-  .card { border: 1px solid #d7dce3; border-radius: 12px; padding: 1.1rem 1.25rem; background: #fff;
-          box-shadow: 0 1px 3px rgba(16, 24, 40, .08); }
+  .card { border: 1px solid var(--_border); border-radius: var(--_radius); padding: calc(var(--_spacing) * .9) var(--_spacing);
+          background: var(--_background); box-shadow: 0 1px 3px rgba(16, 24, 40, .08); overflow-wrap: anywhere; }
   h2 { font-size: 1.2rem; margin: 0 0 .35rem; line-height: 1.3; }
-  .summary { margin: 0 0 1rem; color: #4a5565; line-height: 1.45; }
-  .bar { height: .75rem; border-radius: 999px; background: #e8ecf1; overflow: hidden; }
-  .fill { height: 100%; background: linear-gradient(90deg, #0f8a5f, #2bb673); border-radius: inherit;
-          transition: width .4s ease; }
+  .summary { margin: 0 0 calc(var(--_spacing) * .8); color: var(--_muted); line-height: 1.45; }
+  .bar { height: var(--_bar-height); border-radius: 999px; background: var(--_bar-track); overflow: hidden; }
+  .fill { height: 100%; background: var(--_bar-fill); border-radius: inherit; transition: width .4s ease; }
   .figures { display: flex; flex-wrap: wrap; gap: .25rem 1rem; justify-content: space-between;
              margin: .6rem 0 0; font-size: .95rem; }
-  .raised { font-size: 1.15rem; font-weight: 700; color: #0b6b4a; }
-  .muted { color: #5f6b7a; }
-  .state { padding: 1rem 1.25rem; border-radius: 12px; border: 1px dashed #c5ccd6; color: #4a5565; }
-  .error { border: 1px solid #e3a3a3; background: #fff5f5; color: #8a1c1c; }
-  .spinner { display: inline-block; width: .9em; height: .9em; margin-right: .5em; vertical-align: -.1em;
-             border: 2px solid #c5ccd6; border-top-color: #0f8a5f; border-radius: 50%;
-             animation: spin .8s linear infinite; }
-  @keyframes spin { to { transform: rotate(360deg); } }
-  @media (prefers-reduced-motion: reduce) { .spinner { animation: none; } .fill { transition: none; } }
+  .raised { font-size: 1.15rem; font-weight: 700; color: var(--_accent); }
+  .muted { color: var(--_muted); }
+  .dates { margin: .35rem 0 0; font-size: .9rem; color: var(--_muted); }
+  .donate { display: inline-block; margin-top: calc(var(--_spacing) * .8); padding: .6rem 1.4rem;
+            border-radius: var(--_button-radius); background: var(--_button-background); color: var(--_button-text);
+            font-weight: 700; text-decoration: none; line-height: 1.2; }
+  .donate:hover { filter: brightness(1.08); }
+  .donate:focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
+  .state { padding: calc(var(--_spacing) * .8) var(--_spacing); border-radius: var(--_radius);
+           border: 1px dashed var(--_border); color: var(--_muted); background: var(--_background); }
+  .error { border: 1px solid var(--_error-border); background: var(--_error-background); color: var(--_error-text); }
+  @media (prefers-reduced-motion: reduce) { .fill { transition: none; } }
 `;
 
-let sheet;
+const sheets = new Map();
 
 /**
- * The card's styles as one constructed style sheet shared by every element of the page (adopted
- * by each shadow root): a page whose Content-Security-Policy has no 'unsafe-inline' blocks a
- * `<style>` element, not a constructed sheet.
+ * A constructed style sheet shared by every element of the page (adopted by each shadow
+ * root): a page whose Content-Security-Policy has no 'unsafe-inline' blocks a `<style>`
+ * element, not a constructed sheet.
  */
-function styleSheet() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(STYLE);
+export function styleSheet(text) {
+  if (!sheets.has(text)) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(text);
+    sheets.set(text, sheet);
   }
-  return sheet;
+  return sheets.get(text);
+}
+
+/** How near the viewport an element starts loading (IntersectionObserver's rootMargin). */
+export const NEAR_VIEWPORT = "300px 0px";
+
+let nearObserver;
+const connected = new Set();
+let languageObserver;
+
+/** Elements waiting to come near the viewport: one observer for the page. */
+function watchNearViewport(element) {
+  nearObserver ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) if (entry.isIntersecting) entry.target.reveal();
+  }, { rootMargin: NEAR_VIEWPORT });
+  nearObserver.observe(element);
+}
+
+/** A change of any `lang` attribute on the page (its <html lang>, usually) re-renders the elements. */
+function watchLanguage() {
+  if (languageObserver) return;
+  languageObserver = new MutationObserver(() => {
+    for (const element of connected) element.refresh();
+  });
+  languageObserver.observe(document.documentElement, { attributes: true, attributeFilter: ["lang"], subtree: true });
 }
 
 /**
  * The life of an element that does one piece of work from its attributes (both elements of
- * this folder): attribute changes made in one task start it once, a new start aborts the one
- * before, and leaving the page aborts it. Subclasses implement `run(signal)`.
+ * this folder): nothing is loaded until it comes near the viewport (or at once with
+ * `loading="eager"`); then attribute changes made in one task start it once, a new start
+ * aborts the one before, and leaving the page aborts it. A change of language or of a
+ * `text-*` attribute only re-renders. Subclasses implement `run(signal)` and `refresh()`.
  */
 export class AttributeDrivenElement extends HTMLElement {
   #controller = null;
   #scheduled = false;
+  #revealed = false;
+
+  /** The attributes every element observes besides its own. */
+  static commonAttributes = ["loading", "lang", "theme"];
 
   connectedCallback() {
-    this.#schedule();
+    connected.add(this);
+    watchLanguage();
+    this.refresh();
+    if (this.#revealed || this.getAttribute("loading") === "eager") this.reveal();
+    else watchNearViewport(this);
   }
 
   disconnectedCallback() {
+    connected.delete(this);
+    nearObserver?.unobserve(this);
     this.#controller?.abort();
     this.#controller = null;
   }
 
-  attributeChangedCallback(_name, oldValue, newValue) {
-    if (oldValue !== newValue && this.isConnected) this.#schedule();
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue || !this.isConnected) return;
+    if (name === "loading") {
+      if (newValue === "eager") this.reveal();
+    } else if (name === "lang" || name === "theme" || name.startsWith("text-")) {
+      this.refresh();
+    } else if (this.#revealed) {
+      this.#schedule();
+    }
+  }
+
+  /** Whether the element has come near the viewport (or was told to load eagerly). */
+  get revealed() {
+    return this.#revealed;
+  }
+
+  /** Starts the work: the element is near the viewport. */
+  reveal() {
+    nearObserver?.unobserve(this);
+    if (this.#revealed && this.#controller) return;
+    this.#revealed = true;
+    this.#schedule();
   }
 
   /** Coalesces several attribute changes made in one task into one start. */
@@ -125,18 +203,43 @@ export class AttributeDrivenElement extends HTMLElement {
   }
 }
 
-/** The custom element; observed attributes: short-name, app-id, base-url. */
+/** The names of the attributes the element lacks among `names`. */
+export function missingAttributes(element, names) {
+  return names.filter((name) => !element.getAttribute(name));
+}
+
+/** Fills `{reference}` (also written `%7Breference%7D`) of a donate-url template. */
+export function donateUrl(template, reference) {
+  return template.replace(/\{reference\}|%7Breference%7D/gi, encodeURIComponent(reference));
+}
+
+/** The .NET minimum date the service uses for "no date" (0001-01-01), in milliseconds. */
+const NO_DATE_MILLIS = -62135596800000;
+
+const CAMPAIGN_TEXTS = ["loading", "not-found", "load-failed", "unsupported", "missing-attributes", "amount-raised", "progress", "raised",
+  "donations", "ends", "ended", "donate"];
+
+/**
+ * The custom element. Attributes: short-name, app-id, base-url (required), donate-url,
+ * loading, lang, theme, text-*. Events: fundraising-loaded, fundraising-error,
+ * fundraising-donate (cancelable).
+ */
 export class FundraisingCampaignElement extends AttributeDrivenElement {
-  static observedAttributes = ["short-name", "app-id", "base-url"];
+  static observedAttributes = ["short-name", "app-id", "base-url", "donate-url",
+    ...AttributeDrivenElement.commonAttributes, ...textAttributes(CAMPAIGN_TEXTS)];
 
   #root;
+  /** What is on show: {kind: "loading"} | {kind: "missing", names} | {kind: "error", ...} | {kind: "campaign", campaign}. */
+  #state = { kind: "loading" };
+  /** The package, once loaded (it makes the donation references). */
+  #package = null;
   #unsupported = null;
 
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: "open" });
     try {
-      this.#root.adoptedStyleSheets = [styleSheet()];
+      this.#root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
     } catch (error) {
       // An old browser: the error state (unstyled) rather than an element that never renders.
       this.#unsupported = unsupportedError(error);
@@ -146,46 +249,62 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
   /** Loads the campaign of the attributes (aborted by `signal`). */
   async run(signal) {
     if (this.#unsupported) {
-      this.#renderError(`This browser cannot show the campaign: ${this.#unsupported.message}.`);
+      this.#show({ kind: "error", key: "unsupported", values: { message: this.#unsupported.message } });
       return;
     }
     const shortName = this.getAttribute("short-name");
     const appId = this.getAttribute("app-id");
     const baseUrl = this.getAttribute("base-url");
-    const missing = [["short-name", shortName], ["app-id", appId], ["base-url", baseUrl]]
-      .filter(([, value]) => !value).map(([name]) => name);
+    const missing = missingAttributes(this, ["short-name", "app-id", "base-url"]);
     if (missing.length > 0) {
-      this.#renderError(`Missing attribute${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`);
+      this.#show({ kind: "missing", names: missing });
       return;
     }
 
-    this.#renderLoading();
+    this.#show({ kind: "loading" });
     try {
-      const { FundraisingClient } = await loadPackage();
-      const client = new FundraisingClient({ appId, baseUrl });
+      const pkg = await elementsPackage();
+      if (signal.aborted) return;
+      const client = new pkg.FundraisingClient({ appId, baseUrl });
       const campaign = await client.getCampaign(shortName, { signal });
       if (signal.aborted) return;
-      this.#renderCampaign(campaign);
+      this.#package = pkg;
+      this.#show({ kind: "campaign", campaign });
+      this.dispatchEvent(new CustomEvent("fundraising-loaded", { detail: campaign, bubbles: true, composed: true }));
     } catch (error) {
       if (signal.aborted || error?.code === "aborted") return;
       console.error(`<fundraising-campaign short-name="${shortName}">:`, error);
-      const text = error?.code === "not_found"
-        ? `No campaign is called “${shortName}”.`
-        : error?.code === "unsupported"
-          ? `This browser cannot show the campaign: ${error.message}.`
-          : `The campaign could not be loaded: ${error?.message ?? error}`;
-      this.#renderError(text);
+      const message = error?.message ?? String(error);
+      this.#show(error?.code === "not_found"
+        ? { kind: "error", key: "not-found", values: { name: shortName } }
+        : { kind: "error", key: error?.code === "unsupported" ? "unsupported" : "load-failed", values: { message } });
       this.dispatchEvent(new CustomEvent("fundraising-error", { detail: error, bubbles: true, composed: true }));
     }
+  }
+
+  /** Renders what is on show again, in the current language and texts. */
+  refresh() {
+    const words = new Words(this);
+    const state = this.#state;
+    if (state.kind === "campaign") this.#renderCampaign(words, state.campaign);
+    else if (state.kind === "missing") {
+      this.#renderError(words.text("missing-attributes", { names: state.names.join(", ") }, state.names.length));
+    } else if (state.kind === "error") this.#renderError(words.text(state.key, state.values));
+    else this.#renderLoading(words);
+  }
+
+  #show(state) {
+    this.#state = state;
+    this.refresh();
   }
 
   #frame(content) {
     this.#root.replaceChildren(content);
   }
 
-  #renderLoading() {
+  #renderLoading(words) {
     const box = el("div", { class: "state", role: "status", part: "loading" });
-    box.append(el("span", { class: "spinner", "aria-hidden": "true" }), "Loading campaign…");
+    box.append(el("span", { class: "spinner", "aria-hidden": "true" }), words.text("loading"));
     this.setAttribute("aria-busy", "true");
     this.#frame(box);
   }
@@ -195,19 +314,18 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     this.#frame(el("div", { class: "state error", role: "alert", part: "error" }, text));
   }
 
-  #renderCampaign(campaign) {
+  #renderCampaign(words, campaign) {
     const summary = campaign.donationSummary ?? {};
     const code = campaign.currency?.currencyCode ?? null;
     const symbol = campaign.currency?.currencySymbol ?? null;
     const raised = Number(summary.totalAmount ?? 0);
     const target = Number(campaign.targetAmount ?? 0);
     const count = Number(summary.totalNumberOfDonations ?? 0);
-    const percent = target > 0 ? Math.min(100, (raised / target) * 100) : 100;
-    const raisedText = formatMoney(raised, code, symbol);
-    const targetText = formatMoney(target, code, symbol);
-    const percentText = `${Math.floor(percent)}%`;
-    const donationsText = `${new Intl.NumberFormat().format(count)} donation${count === 1 ? "" : "s"}`;
-    const title = campaign.title ?? campaign.shortName ?? "Campaign";
+    const share = target > 0 ? Math.min(1, raised / target) : 1;
+    const raisedText = words.money(raised, code, symbol);
+    const targetText = words.money(target, code, symbol);
+    const percentText = words.percent(share);
+    const title = campaign.title ?? campaign.shortName ?? "";
 
     const card = el("article", { class: "card", part: "card", "aria-label": title });
     const heading = el("h2", { part: "title" }, title);
@@ -215,27 +333,86 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     const bar = el("div", {
       class: "bar",
       role: "progressbar",
-      "aria-label": "Amount raised",
+      "aria-label": words.text("amount-raised"),
       "aria-valuemin": "0",
       "aria-valuemax": String(target > 0 ? target : raised),
       "aria-valuenow": String(target > 0 ? Math.min(raised, target) : raised),
-      "aria-valuetext": `${raisedText} raised of a ${targetText} target (${percentText})`,
+      "aria-valuetext": words.text("progress", { raised: raisedText, target: targetText, percent: percentText }),
       part: "progress",
     });
-    const fill = el("div", { class: "fill" });
+    const fill = el("div", { class: "fill", part: "progress-fill" });
     // Through the CSSOM: a strict CSP blocks a `style` attribute, not a style property set by script.
-    fill.style.width = `${percent.toFixed(2)}%`;
+    fill.style.width = `${(share * 100).toFixed(2)}%`;
     bar.append(fill);
     const figures = el("p", { class: "figures", part: "figures" });
     const raisedLine = el("span", {});
-    raisedLine.append(el("span", { class: "raised", "data-field": "raised" }, raisedText), " raised of ",
-      el("span", { "data-field": "target" }, targetText), ` (${percentText})`);
-    figures.append(raisedLine, el("span", { class: "muted", "data-field": "donations" }, donationsText));
-
+    raisedLine.append(...words.nodes("raised", {
+      raised: el("span", { class: "raised", part: "raised", "data-field": "raised" }, raisedText),
+      target: el("span", { part: "target", "data-field": "target" }, targetText),
+      percent: percentText,
+    }));
+    figures.append(raisedLine, el("span", { class: "muted", part: "donations", "data-field": "donations" },
+      words.text("donations", { count: words.number(count) }, count)));
     card.append(heading, summaryText, bar, figures);
+
+    const end = campaign.endDate;
+    if (end instanceof Date && !Number.isNaN(end.getTime()) && end.getTime() > NO_DATE_MILLIS) {
+      const key = end.getTime() < Date.now() ? "ended" : "ends";
+      card.append(el("p", { class: "dates", part: "dates", "data-field": key }, words.text(key, { date: words.date(end) })));
+    }
+    const link = this.#donateLink(words);
+    if (link) card.append(link);
+
     this.removeAttribute("aria-busy");
     this.#frame(card);
-    this.dispatchEvent(new CustomEvent("fundraising-loaded", { detail: campaign, bubbles: true, composed: true }));
+  }
+
+  /**
+   * The Donate link of `donate-url`, or null without one (or with a template that is not a
+   * web address holding `{reference}`: said on the console). Its address always holds a fresh
+   * reference from the package (newDonationReference: getrandom, the browser's
+   * crypto.getRandomValues); a used one is replaced right after the click, so no two donors'
+   * journeys (nor two of one donor's) share a reference.
+   */
+  #donateLink(words) {
+    const template = this.getAttribute("donate-url");
+    if (!template || !this.#package) return null;
+    const pkg = this.#package;
+    if (typeof pkg.newDonationReference !== "function") {
+      console.error("<fundraising-campaign>: this build of the package cannot make donation references (no newDonationReference): no Donate link");
+      return null;
+    }
+    /** A fresh reference and the address holding it, or null for a template that cannot be one. */
+    const fresh = () => {
+      if (!/\{reference\}|%7Breference%7D/i.test(template)) return null;
+      const reference = pkg.newDonationReference();
+      try {
+        const url = new URL(donateUrl(template, reference), document.baseURI);
+        return url.protocol === "https:" || url.protocol === "http:" ? { reference, href: url.href } : null;
+      } catch {
+        return null;
+      }
+    };
+    let current = fresh();
+    if (!current) {
+      console.error(`<fundraising-campaign>: donate-url must be an http(s) address holding {reference}: ${template}`);
+      return null;
+    }
+    const link = el("a", { class: "donate", part: "donate", href: current.href }, words.text("donate"));
+    const activate = (event) => {
+      const proceed = this.dispatchEvent(new CustomEvent("fundraising-donate", {
+        detail: { reference: current.reference, url: current.href }, bubbles: true, composed: true, cancelable: true,
+      }));
+      if (!proceed) event.preventDefault();
+      // A new reference for the next activation (this one's navigation has its address already).
+      setTimeout(() => {
+        current = fresh();
+        link.href = current.href;
+      });
+    };
+    link.addEventListener("click", activate);
+    link.addEventListener("auxclick", (event) => { if (event.button === 1) activate(event); });
+    return link;
   }
 }
 

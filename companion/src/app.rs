@@ -13,7 +13,6 @@ use axum::Router;
 use std::time::{Duration, Instant};
 use tower::ServiceBuilder;
 use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::services::ServeDir;
 
 /// The companion's router for `state`:
 /// `POST /auth/token`, `POST /auth/refresh`, `POST /auth/logout`, `GET /auth/session`,
@@ -61,13 +60,14 @@ pub fn app(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             headers,
             assets::asset_headers,
-        ));
+        ))
+        .layer(assets::compression());
     let mut router = Router::new().merge(api);
     if let Some(pkg) = &settings.pkg_dir {
-        router = router.nest_service("/pkg", assets.clone().service(ServeDir::new(pkg)));
+        router = router.nest_service("/pkg", assets.clone().service(assets::serve_dir(pkg)));
     }
     if let Some(dir) = &settings.static_dir {
-        router = router.fallback_service(assets.service(ServeDir::new(dir)));
+        router = router.fallback_service(assets.service(assets::serve_dir(dir)));
     }
     router
         .layer(middleware::from_fn(log_request))

@@ -1,17 +1,26 @@
 //! The static files (demo site, `widget.js`, the package under `/pkg`): public, credential-free
 //! assets that partner pages on any origin may embed, with safe headers, and a path guard
 //! that keeps the file service from answering a redirect that leaves the site.
+//!
+//! What crosses the network is kept small: every text and wasm answer is compressed (brotli
+//! when the browser accepts it, else gzip), from the `.br`/`.gz` files the package build
+//! writes beside each file, or on the fly for files without them; the package's
+//! content-hashed copies are cached for a year as `immutable`, everything else is revalidated.
 
 use crate::config::{normalize_origin, Settings};
 use axum::extract::{OriginalUri, Request, State};
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, VARY,
+    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use std::path::Path;
 use std::sync::Arc;
+use tower_http::compression::CompressionLayer;
 use tower_http::cors::{Any, CorsLayer};
+use tower_http::services::ServeDir;
 
 /// `Cross-Origin-Resource-Policy`.
 const CORP: HeaderName = HeaderName::from_static("cross-origin-resource-policy");
@@ -22,6 +31,48 @@ pub fn asset_cors() -> CorsLayer {
     CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::GET, Method::HEAD])
+}
+
+/// `Cache-Control` of a content-hashed copy: its name changes with its bytes, so a browser may
+/// keep it for a year without asking again.
+pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// `Cache-Control` of every other asset (pages, `widget.js`, the package's stable names, the
+/// list of hashed names): cached, but revalidated (`Last-Modified`, then `304`) before each use,
+/// so a new build reaches every visitor at once.
+pub const REVALIDATE: &str = "no-cache";
+
+/// The file service of a folder: a file's `.br` or `.gz` sibling is sent instead of the file
+/// when the browser accepts that encoding (brotli first), with the file's own type.
+pub fn serve_dir(folder: &Path) -> ServeDir {
+    ServeDir::new(folder)
+        .precompressed_br()
+        .precompressed_gzip()
+}
+
+/// Compression on the fly (brotli, else gzip; tower-http's default predicate: not images, not
+/// tiny answers) for what has no precompressed sibling, such as the demo site's own files. An
+/// answer already encoded (a precompressed file) passes untouched.
+pub fn compression() -> CompressionLayer {
+    CompressionLayer::new().no_deflate().no_zstd()
+}
+
+/// Whether `path` (the request's full path) names a content-hashed copy of a package file:
+/// under `/pkg/`, a file name `stem.<16 lowercase hex digits>.ext`, as `scripts/build-pkg.sh`
+/// names them (`fundraising_client_bg.3f0c5a1e6b7d4c3e.wasm`).
+pub fn is_content_hashed(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("/pkg/") else {
+        return false;
+    };
+    let name = rest.rsplit('/').next().unwrap_or(rest);
+    let mut parts = name.rsplit('.');
+    let (Some(ext), Some(hash), Some(stem)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    !ext.is_empty()
+        && !stem.is_empty()
+        && hash.len() == 16
+        && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// Whether a request path could make the file service answer a `Location` that leaves the
@@ -102,9 +153,10 @@ pub fn content_security_policy(settings: &Settings) -> String {
 }
 
 /// Adds to every asset answer `X-Content-Type-Options: nosniff`,
-/// `Cross-Origin-Resource-Policy: cross-origin` and `Cache-Control: no-cache` (always
-/// revalidated: the files keep their names across builds); JavaScript as `text/javascript`;
-/// HTML pages also get `X-Frame-Options: DENY` and the Content-Security-Policy.
+/// `Cross-Origin-Resource-Policy: cross-origin`, `Vary: Accept-Encoding` and a
+/// `Cache-Control`: [`IMMUTABLE`] for a content-hashed copy that was found
+/// ([`is_content_hashed`]), else [`REVALIDATE`]; JavaScript as `text/javascript`; HTML pages
+/// also get `X-Frame-Options: DENY` and the Content-Security-Policy.
 pub async fn asset_headers(
     State(headers): State<Arc<AssetHeaders>>,
     request: Request,
@@ -114,7 +166,15 @@ pub async fn asset_headers(
         let path = request.uri().path();
         path.ends_with(".js") || path.ends_with(".mjs")
     };
+    let hashed = {
+        let path = request
+            .extensions()
+            .get::<OriginalUri>()
+            .map_or(request.uri().path(), |u| u.0.path());
+        is_content_hashed(path)
+    };
     let mut response = next.run(request).await;
+    let found = response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED;
     let is_html = response
         .headers()
         .get(CONTENT_TYPE)
@@ -123,8 +183,23 @@ pub async fn asset_headers(
     let out = response.headers_mut();
     out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     out.insert(CORP, HeaderValue::from_static("cross-origin"));
+    let cache = if hashed && found {
+        IMMUTABLE
+    } else {
+        REVALIDATE
+    };
     out.entry(CACHE_CONTROL)
-        .or_insert(HeaderValue::from_static("no-cache"));
+        .or_insert(HeaderValue::from_static(cache));
+    // The answer depends on Accept-Encoding (a precompressed file carries no Vary of its own).
+    let varies = out.get_all(VARY).iter().any(|v| {
+        v.to_str().is_ok_and(|v| {
+            v.split(',')
+                .any(|n| n.trim().eq_ignore_ascii_case(ACCEPT_ENCODING.as_str()))
+        })
+    });
+    if !varies {
+        out.append(VARY, HeaderValue::from_static("accept-encoding"));
+    }
     if javascript && out.contains_key(CONTENT_TYPE) {
         out.insert(
             CONTENT_TYPE,
@@ -164,6 +239,32 @@ mod tests {
             "/config/",
         ] {
             assert!(!is_ambiguous_path(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn content_hashed_names() {
+        for path in [
+            "/pkg/fundraising_client_bg.3f0c5a1e6b7d4c3e.wasm",
+            "/pkg/light/fundraising_client.0123456789abcdef.js",
+            "/pkg/h/error.ffffffffffffffff.js",
+        ] {
+            assert!(is_content_hashed(path), "{path}");
+        }
+        for path in [
+            "/pkg/fundraising_client_bg.wasm",
+            "/pkg/fundraising_client.js",
+            "/pkg/assets.js",
+            "/widget.js",
+            "/fundraising_client.3f0c5a1e6b7d4c3e.js",
+            "/pkg/fundraising_client.3F0C5A1E6B7D4C3E.js",
+            "/pkg/fundraising_client.3f0c5a1e6b7d4c3.js",
+            "/pkg/fundraising_client.3f0c5a1e6b7d4c3e0.js",
+            "/pkg/.3f0c5a1e6b7d4c3e.js",
+            "/pkg/name.3f0c5a1e6b7d4c3e.",
+            "/pkg/3f0c5a1e6b7d4c3e.js",
+        ] {
+            assert!(!is_content_hashed(path), "{path}");
         }
     }
 

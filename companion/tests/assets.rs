@@ -1,0 +1,281 @@
+//! What the static files cost on the wire: the package's `.br`/`.gz` siblings sent as they are
+//! (brotli when accepted, else gzip, else the file), other text compressed on the fly, and the
+//! content-hashed copies cached as `immutable` while every other name is revalidated.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use common::*;
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// A wasm-like file: a wasm header, then varied but compressible bytes (about 48 KB).
+fn wasm_bytes() -> Vec<u8> {
+    let mut bytes = b"\0asm\x01\0\0\0".to_vec();
+    for i in 0u32..12_000 {
+        bytes.extend_from_slice(&(i % 251).to_le_bytes());
+    }
+    bytes
+}
+
+/// A script of a few KB, as `widget.js` is.
+fn script_text() -> String {
+    (0..200)
+        .map(|i| format!("export const value{i} = \"widget string number {i}\";\n"))
+        .collect()
+}
+
+fn brotli(bytes: &[u8], quality: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut out, 4096, quality, 22);
+        writer.write_all(bytes).unwrap();
+    }
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::Decompressor::new(bytes, 4096)
+        .read_to_end(&mut out)
+        .expect("valid brotli");
+    out
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .expect("valid gzip");
+    out
+}
+
+/// What the package build leaves for the companion: each file with its `.br` and `.gz`
+/// siblings (here the siblings are made so that they differ from what the companion would make
+/// on the fly: brotli quality 11 and a trailing comment in the gzip header).
+struct Built {
+    wasm: Vec<u8>,
+    wasm_br: Vec<u8>,
+    wasm_gz: Vec<u8>,
+}
+
+const HASHED_WASM: &str = "light/fundraising_client_bg.0123456789abcdef.wasm";
+const HASHED_JS: &str = "light/fundraising_client.fedcba9876543210.js";
+
+fn write_with_siblings(folder: &Path, name: &str, bytes: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let path = folder.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let br = brotli(bytes, 11);
+    let gz = gzip(bytes);
+    std::fs::write(folder.join(format!("{name}.br")), &br).unwrap();
+    std::fs::write(folder.join(format!("{name}.gz")), &gz).unwrap();
+    (br, gz)
+}
+
+async fn companion_with_assets() -> (Companion, Built, tempfile::TempDir, tempfile::TempDir) {
+    let site = tempfile::tempdir().unwrap();
+    let pkg = tempfile::tempdir().unwrap();
+    std::fs::write(site.path().join("widget.js"), script_text()).unwrap();
+    std::fs::write(
+        site.path().join("index.html"),
+        format!(
+            "<!doctype html><title>demo</title><p>{}</p>",
+            "text ".repeat(500)
+        ),
+    )
+    .unwrap();
+    let wasm = wasm_bytes();
+    let (wasm_br, wasm_gz) = write_with_siblings(pkg.path(), "fundraising_client_bg.wasm", &wasm);
+    write_with_siblings(pkg.path(), HASHED_WASM, &wasm);
+    write_with_siblings(pkg.path(), HASHED_JS, script_text().as_bytes());
+    write_with_siblings(pkg.path(), "assets.js", script_text().as_bytes());
+    let mut s = settings("http://127.0.0.1:9");
+    s.static_dir = Some(site.path().to_path_buf());
+    s.pkg_dir = Some(pkg.path().to_path_buf());
+    let built = Built {
+        wasm,
+        wasm_br,
+        wasm_gz,
+    };
+    (start_companion(s).await, built, site, pkg)
+}
+
+/// An answer as it came over the wire: status, headers and the body bytes undecoded (the test
+/// client decodes no content encoding).
+struct Wire {
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Wire {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).map(|v| v.to_str().unwrap())
+    }
+
+    fn varies_by_encoding(&self) -> bool {
+        self.headers.get_all("vary").iter().any(|v| {
+            v.to_str()
+                .unwrap()
+                .split(',')
+                .any(|n| n.trim().eq_ignore_ascii_case("accept-encoding"))
+        })
+    }
+}
+
+async fn fetch(companion: &Companion, path: &str, headers: &[(&str, &str)]) -> Wire {
+    let mut request = client().get(format!("{}{path}", companion.url));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.unwrap();
+    Wire {
+        status: response.status().as_u16(),
+        headers: response.headers().clone(),
+        body: response.bytes().await.unwrap().to_vec(),
+    }
+}
+
+#[tokio::test]
+async fn the_wasm_crosses_as_the_builds_brotli_or_gzip_file() {
+    let (companion, built, _site, _pkg) = companion_with_assets().await;
+    let path = "/pkg/fundraising_client_bg.wasm";
+
+    let br = fetch(
+        &companion,
+        path,
+        &[("accept-encoding", "gzip, deflate, br")],
+    )
+    .await;
+    assert_eq!(br.status, 200);
+    assert_eq!(br.header("content-encoding"), Some("br"));
+    assert_eq!(br.header("content-type"), Some("application/wasm"));
+    assert!(br.varies_by_encoding());
+    // The bytes on the wire are the build's .br file, not a compression made on the fly.
+    assert_eq!(br.body, built.wasm_br);
+    assert_eq!(
+        br.header("content-length"),
+        Some(built.wasm_br.len().to_string().as_str())
+    );
+    assert_eq!(unbrotli(&br.body), built.wasm);
+    assert!(
+        br.body.len() * 3 < built.wasm.len(),
+        "{} of {}",
+        br.body.len(),
+        built.wasm.len()
+    );
+
+    let gz = fetch(&companion, path, &[("accept-encoding", "gzip")]).await;
+    assert_eq!(gz.header("content-encoding"), Some("gzip"));
+    assert_eq!(gz.header("content-type"), Some("application/wasm"));
+    assert!(gz.varies_by_encoding());
+    assert_eq!(gz.body, built.wasm_gz);
+    assert_eq!(gunzip(&gz.body), built.wasm);
+
+    // brotli refused by quality 0: gzip.
+    let no_br = fetch(&companion, path, &[("accept-encoding", "br;q=0, gzip")]).await;
+    assert_eq!(no_br.header("content-encoding"), Some("gzip"));
+    assert_eq!(no_br.body, built.wasm_gz);
+
+    // A client that accepts no encoding gets the file itself.
+    let plain = fetch(&companion, path, &[]).await;
+    assert_eq!(plain.status, 200);
+    assert_eq!(plain.header("content-encoding"), None);
+    assert_eq!(plain.body, built.wasm);
+    assert!(plain.varies_by_encoding());
+}
+
+#[tokio::test]
+async fn text_without_a_precompressed_sibling_is_compressed_on_the_fly() {
+    let (companion, _built, _site, _pkg) = companion_with_assets().await;
+    let script = script_text();
+    for (path, original) in [
+        ("/widget.js", script.as_bytes().to_vec()),
+        ("/", std::fs::read(_site.path().join("index.html")).unwrap()),
+    ] {
+        let br = fetch(&companion, path, &[("accept-encoding", "gzip, br")]).await;
+        assert_eq!(br.status, 200, "{path}");
+        assert_eq!(br.header("content-encoding"), Some("br"), "{path}");
+        assert!(br.varies_by_encoding(), "{path}");
+        assert_eq!(unbrotli(&br.body), original, "{path}");
+        assert!(
+            br.body.len() * 2 < original.len(),
+            "{path}: {} of {}",
+            br.body.len(),
+            original.len()
+        );
+        let gz = fetch(&companion, path, &[("accept-encoding", "gzip")]).await;
+        assert_eq!(gz.header("content-encoding"), Some("gzip"), "{path}");
+        assert_eq!(gunzip(&gz.body), original, "{path}");
+        let plain = fetch(&companion, path, &[]).await;
+        assert_eq!(plain.header("content-encoding"), None, "{path}");
+        assert_eq!(plain.body, original, "{path}");
+    }
+    // Compressed or not, a script keeps its type and the headers every asset carries.
+    let br = fetch(&companion, "/widget.js", &[("accept-encoding", "br")]).await;
+    assert_eq!(
+        br.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert_eq!(br.header("x-content-type-options"), Some("nosniff"));
+}
+
+#[tokio::test]
+async fn hashed_copies_are_immutable_and_every_other_name_is_revalidated() {
+    let (companion, built, _site, _pkg) = companion_with_assets().await;
+    const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+    for path in [format!("/pkg/{HASHED_WASM}"), format!("/pkg/{HASHED_JS}")] {
+        let answer = fetch(&companion, &path, &[("accept-encoding", "br")]).await;
+        assert_eq!(answer.status, 200, "{path}");
+        assert_eq!(answer.header("cache-control"), Some(IMMUTABLE), "{path}");
+        assert_eq!(answer.header("content-encoding"), Some("br"), "{path}");
+        // Revalidation still works (a browser that does ask gets a 304, still immutable).
+        let modified = answer.header("last-modified").expect("Last-Modified");
+        let again = fetch(
+            &companion,
+            &path,
+            &[("accept-encoding", "br"), ("if-modified-since", modified)],
+        )
+        .await;
+        assert_eq!(again.status, 304, "{path}");
+        assert_eq!(again.header("cache-control"), Some(IMMUTABLE), "{path}");
+    }
+    let wasm = fetch(&companion, &format!("/pkg/{HASHED_WASM}"), &[]).await;
+    assert_eq!(wasm.body, built.wasm);
+    assert_eq!(wasm.header("content-type"), Some("application/wasm"));
+
+    // Stable names (the npm package's entry points, the list of hashed names, widget.js and
+    // the pages) are revalidated before each use, so a new build is picked up at once.
+    for path in [
+        "/pkg/fundraising_client_bg.wasm",
+        "/pkg/assets.js",
+        "/widget.js",
+        "/",
+    ] {
+        let answer = fetch(&companion, path, &[("accept-encoding", "br")]).await;
+        assert_eq!(answer.status, 200, "{path}");
+        assert_eq!(answer.header("cache-control"), Some("no-cache"), "{path}");
+    }
+    // A hashed name that is not there is no reason to cache a 404 for a year.
+    let missing = fetch(
+        &companion,
+        "/pkg/light/fundraising_client_bg.aaaaaaaaaaaaaaaa.wasm",
+        &[],
+    )
+    .await;
+    assert_eq!(missing.status, 404);
+    assert_ne!(missing.header("cache-control"), Some(IMMUTABLE));
+    // A name shaped like a hash outside /pkg is not the build's.
+    std::fs::write(_site.path().join("page.0123456789abcdef.js"), "x").unwrap();
+    let outside = fetch(&companion, "/page.0123456789abcdef.js", &[]).await;
+    assert_eq!(outside.status, 200);
+    assert_eq!(outside.header("cache-control"), Some("no-cache"));
+}

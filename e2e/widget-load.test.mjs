@@ -1,0 +1,94 @@
+// What a partner page's visitor pays for the widget, counted with Chromium's CDP Network
+// events: a card far below the fold fetches nothing of the package until it is scrolled to
+// (loading="eager" opts out); the wasm then crosses the network as the build's brotli file,
+// cached as immutable; a second visit fetches none of it from the network.
+import assert from "node:assert/strict";
+import { after, before } from "node:test";
+import { browserTests, consoleErrors, servers } from "./harness.mjs";
+import { startPartnerSite } from "./partner-site.mjs";
+import { builtAssets, pkgSize, recordNetwork } from "./widget-assets.mjs";
+
+const env = servers();
+const it = browserTests({ timeout: 90_000 });
+
+let partner;
+before(async () => { partner = await startPartnerSite(env); });
+after(async () => { await partner?.close(); });
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const isPackage = (url) => new URL(url).pathname.startsWith("/pkg/") && !url.endsWith("/pkg/assets.js");
+
+it("a card far below the fold loads nothing until scrolled to, then the wasm crosses at its brotli size", async ({ page }) => {
+  const { light } = await builtAssets();
+  const problems = consoleErrors(page);
+  const net = await recordNetwork(page);
+  await page.goto(`${partner.origin}/far`);
+  await page.waitForLoadState("networkidle");
+  const card = page.locator("fundraising-campaign");
+  // Out of sight: the element is defined and shows its loading state, and nothing of the
+  // package nor the campaign was asked for.
+  assert.equal(await card.evaluate((node) => node.getBoundingClientRect().top > 3 * innerHeight), true);
+  assert.equal(await card.locator("[part=loading]").count(), 1);
+  assert.deepEqual(net.requests.filter((r) => isPackage(r.url)).map((r) => r.url), []);
+  assert.deepEqual(net.requests.filter((r) => r.url.startsWith(env.baseUrl)).map((r) => r.url), []);
+
+  await card.scrollIntoViewIfNeeded();
+  await card.locator("[role=progressbar]").waitFor();
+  const wasm = net.requests.filter((r) => r.url.endsWith(".wasm"));
+  assert.equal(wasm.length, 1, JSON.stringify(wasm));
+  assert.equal(new URL(wasm[0].url).pathname, `/pkg/${light.wasm}`);
+  assert.equal(wasm[0].encoding, "br");
+  assert.equal(wasm[0].cacheControl, IMMUTABLE);
+  const brotli = pkgSize(`${light.wasm}.br`);
+  const raw = pkgSize(light.wasm);
+  assert.ok(wasm[0].bodyBytes > 0 && wasm[0].bodyBytes <= brotli,
+    `the wasm crossed as ${wasm[0].bodyBytes} B; its .br is ${brotli} B, the file ${raw} B`);
+  // Every script of the package came compressed and immutable too; widget.js stays short-lived.
+  for (const r of net.requests.filter((r) => isPackage(r.url))) {
+    assert.ok(["br", "gzip"].includes(r.encoding) || r.bodyBytes < 300, `${r.url}: ${r.encoding}`);
+    assert.equal(r.cacheControl, IMMUTABLE, r.url);
+  }
+  const widget = net.requests.find((r) => r.url === `${new URL(env.companionUrl).origin}/widget.js`);
+  assert.equal(widget.cacheControl, "no-cache");
+  assert.equal(widget.encoding, "br");
+  problems.check();
+  await net.detach();
+});
+
+it("a second visit fetches 0 bytes of wasm from the network", async ({ page, context }) => {
+  const first = await recordNetwork(page);
+  await page.goto(`${partner.origin}/`);
+  await page.locator("fundraising-campaign [role=progressbar]").waitFor();
+  const firstWasm = first.requests.filter((r) => r.url.endsWith(".wasm"));
+  assert.equal(firstWasm.length, 1);
+  assert.ok(firstWasm[0].bodyBytes > 0, "the first visit fetched the wasm");
+  await first.detach();
+  await page.close();
+
+  // The visitor comes back in a new tab of the same browser profile.
+  const again = await context.newPage();
+  const problems = consoleErrors(again);
+  const second = await recordNetwork(again);
+  await again.goto(`${partner.origin}/`);
+  await again.locator("fundraising-campaign [role=progressbar]").waitFor();
+  const wasm = second.requests.filter((r) => r.url.endsWith(".wasm"));
+  const fromNetwork = wasm.reduce((sum, r) => sum + r.networkBytes, 0);
+  assert.equal(fromNetwork, 0, JSON.stringify(wasm));
+  assert.ok(wasm.every((r) => r.fromCache), JSON.stringify(wasm));
+  // Nor any byte of the package's scripts: immutable, so not even revalidated.
+  const scripts = second.requests.filter((r) => isPackage(r.url));
+  assert.ok(scripts.length > 0);
+  assert.deepEqual(scripts.filter((r) => !r.fromCache).map((r) => r.url), []);
+  problems.check();
+  await second.detach();
+});
+
+it("loading=\"eager\" loads the card at once, far below the fold", async ({ page }) => {
+  const net = await recordNetwork(page);
+  await page.goto(`${partner.origin}/far-eager`);
+  const card = page.locator("fundraising-campaign");
+  await card.locator("[role=progressbar]").waitFor({ state: "attached" });
+  assert.equal(await card.evaluate((node) => node.getBoundingClientRect().top > 3 * innerHeight), true, "still out of sight");
+  assert.equal(net.requests.filter((r) => r.url.endsWith(".wasm")).length, 1);
+  await net.detach();
+});

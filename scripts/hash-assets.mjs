@@ -1,0 +1,140 @@
+// What the companion serves from pkg/, beside the npm package's own files: content-hashed
+// copies of each build's entry module, snippets and wasm (a name that changes with the bytes,
+// so the companion can let browsers keep them for a year: `immutable`), `assets.js` naming
+// them for widget.js, and a brotli (.br) and a gzip (.gz) sibling of every script and wasm
+// file, which the companion sends as they are (tower-http's precompressed files).
+//
+// The npm package keeps its stable names (bundlers import those); the copies are extra files.
+// Run after package.json is written, whose `files` lists the package's own files only.
+//
+//   node scripts/hash-assets.mjs <pkg dir> <name> <variant dir>...    (variant "." is pkg/ itself)
+//
+// Each copy is named `stem.<16 hex digits of its SHA-256>.ext`. A glue module is hashed after
+// its references (snippets, wasm) are rewritten to their hashed names, so any change below it
+// changes its name too.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, posix } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+const [out, name, ...variants] = process.argv.slice(2);
+if (!out || !name || variants.length === 0) {
+  console.error("usage: node scripts/hash-assets.mjs <pkg dir> <name> <variant dir>...");
+  process.exit(2);
+}
+
+const fail = (message) => {
+  console.error(`error: hash-assets: ${message}`);
+  process.exit(1);
+};
+
+/** `stem.ext` -> `stem.<hash>.ext` for `bytes`. */
+function hashedName(file, bytes) {
+  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+  const dot = file.lastIndexOf(".");
+  return `${file.slice(0, dot)}.${hash}${file.slice(dot)}`;
+}
+
+/** Writes `bytes` under a hashed name beside `path` (relative to `out`); returns that name. */
+function writeHashed(path, bytes) {
+  const hashed = hashedName(path, bytes);
+  writeFileSync(join(out, hashed), bytes);
+  return hashed;
+}
+
+/** Replaces `from` by `to` in `text`, exactly `times` times (another count: the glue changed shape). */
+function replaceExactly(text, from, to, times, what) {
+  const count = text.split(from).length - 1;
+  if (count !== times) fail(`${what}: expected ${times} occurrence(s) of ${from}, found ${count}`);
+  return text.split(from).join(to);
+}
+
+const manifest = {};
+for (const variant of variants) {
+  const dir = posix.normalize(variant);
+  const at = (file) => (dir === "." ? file : posix.join(dir, file));
+  const gluePath = at(`${name}.js`);
+  const wasmPath = at(`${name}_bg.wasm`);
+  let glue = readFileSync(join(out, gluePath), "utf8");
+
+  // Snippets: the glue names each one by a relative specifier; a snippet importing another
+  // one would need the same rewrite inside it, which this script does not do.
+  const specifiers = [...new Set([...glue.matchAll(/"(\.\/snippets\/[^"]+\.js)"/g)].map((m) => m[1]))];
+  for (const specifier of specifiers) {
+    const path = posix.join(dir, specifier);
+    const bytes = readFileSync(join(out, path));
+    if (/\bimport\s*[{*("'\w]|\bfrom\s*["']/.test(bytes.toString("utf8"))) {
+      fail(`${path} imports another module: its hashed copy would point at a stable name`);
+    }
+    const hashed = writeHashed(path, bytes);
+    glue = glue.split(`"${specifier}"`).join(`"./${posix.relative(dir, hashed)}"`);
+  }
+
+  // The wasm: wasm-bindgen's init() fetches it relative to the glue's own URL by default.
+  const wasmHashed = writeHashed(wasmPath, readFileSync(join(out, wasmPath)));
+  glue = replaceExactly(
+    glue,
+    `new URL("${name}_bg.wasm",import.meta.url)`,
+    `new URL("${posix.basename(wasmHashed)}",import.meta.url)`,
+    1,
+    gluePath,
+  );
+  const glueHashed = writeHashed(gluePath, Buffer.from(glue, "utf8"));
+  manifest[dir === "." ? "full" : posix.basename(dir)] = { js: glueHashed, wasm: wasmHashed };
+}
+
+const lines = Object.entries(manifest).map(
+  ([key, { js, wasm }]) => `export const ${key} = { js: ${JSON.stringify(js)}, wasm: ${JSON.stringify(wasm)} };`,
+);
+writeFileSync(
+  join(out, "assets.js"),
+  "// The content-hashed copies of each build (paths relative to this file), written by\n" +
+    "// scripts/hash-assets.mjs; widget.js loads the light build through them.\n" +
+    `${lines.join("\n")}\n`,
+);
+
+// Precompressed siblings of what browsers load (scripts and wasm; brotli at its best quality,
+// gzip -9), where they are smaller than the file. Not of README.md or package.json: npm packs
+// every README* whatever `files` says, and the companion compresses anything else on the fly.
+const COMPRESSIBLE = /\.(js|mjs|wasm|css|html|svg|map)$/;
+const walk = (path) =>
+  readdirSync(path).flatMap((entry) => {
+    const full = join(path, entry);
+    return statSync(full).isDirectory() ? walk(full) : [full];
+  });
+let written = 0;
+for (const file of walk(out)) {
+  if (!COMPRESSIBLE.test(file)) continue;
+  const bytes = readFileSync(file);
+  const br = brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_LGWIN]: constants.BROTLI_MAX_WINDOW_BITS,
+      [constants.BROTLI_PARAM_MODE]: file.endsWith(".wasm") ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+  const gz = gzipSync(bytes, { level: 9 });
+  for (const [ext, data] of [["br", br], ["gz", gz]]) {
+    if (data.length < bytes.length) {
+      writeFileSync(`${file}.${ext}`, data);
+      written += 1;
+    }
+  }
+}
+
+for (const [key, { js, wasm }] of Object.entries(manifest)) {
+  const size = (path) => statSync(join(out, path)).size;
+  const br = (path) => {
+    try {
+      return statSync(join(out, `${path}.br`)).size;
+    } catch {
+      return size(path);
+    }
+  };
+  console.log(
+    `hash-assets: ${key}: ${join(out, js)} (${size(js)} B, br ${br(js)} B), ` +
+      `${join(out, wasm)} (${size(wasm)} B, br ${br(wasm)} B)`,
+  );
+}
+console.log(`hash-assets: ${out}/assets.js; ${written} precompressed siblings (.br, .gz)`);
