@@ -130,7 +130,7 @@ impl Client {
     /// # }
     /// ```
     pub fn on_session_change(&self, listener: impl Fn(&SessionChange) + 'static) -> Subscription {
-        Subscription::new(self.auth(), Rc::new(listener))
+        Subscription::new(self.auth().events(), Rc::new(listener))
     }
 }
 

@@ -25,6 +25,9 @@ struct Process {
     child: Child,
     lines: mpsc::Receiver<String>,
     stderr: std::sync::Arc<std::sync::Mutex<String>>,
+    /// Reads stderr until the process closes it; joined once it exited, so its last lines
+    /// are in `stderr`.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Process {
@@ -44,7 +47,7 @@ impl Process {
         });
         let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
         let (mut pipe, sink) = (child.stderr.take().expect("stderr"), stderr.clone());
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = pipe.read(&mut buf) {
                 if n == 0 {
@@ -59,6 +62,7 @@ impl Process {
             child,
             lines,
             stderr,
+            stderr_reader: Some(stderr_reader),
         }
     }
 
@@ -86,6 +90,10 @@ impl Process {
         let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
+                // The pipe is closed now: what the reader has not taken yet is its last read.
+                if let Some(reader) = self.stderr_reader.take() {
+                    reader.join().expect("stderr reader");
+                }
                 return status;
             }
             assert!(

@@ -8,7 +8,7 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use web_sys::{BroadcastChannel, MessageEvent};
 
-use super::{Auth, Reason, SessionChange};
+use super::{Reason, SessionChange};
 
 /// A subscriber of session changes.
 pub(crate) type Listener = Rc<dyn Fn(&SessionChange)>;
@@ -22,9 +22,9 @@ pub(crate) struct SessionEvents {
 
 impl SessionEvents {
     /// Events for the client of `app_id`. When it can sign in (`tabs`), a channel (where the
-    /// platform has one) tells `auth` what other tabs did; the channel never keeps a Node
-    /// process alive (it is `unref`ed where the platform can).
-    pub(crate) fn new(app_id: &str, tabs: bool, auth: Weak<Auth>) -> Self {
+    /// platform has one) hands what other tabs did (`signin`, `signout`) to `other_tab`; the
+    /// channel never keeps a Node process alive (it is `unref`ed where the platform can).
+    pub(crate) fn new(app_id: &str, tabs: bool, other_tab: impl Fn(&str) + 'static) -> Self {
         let channel = tabs
             .then(|| BroadcastChannel::new(&["fundraising-client:session:", app_id].concat()).ok())
             .flatten();
@@ -37,10 +37,9 @@ impl SessionEvents {
         }
         let on_message = channel.as_ref().map(|channel| {
             let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                let Some(auth) = auth.upgrade() else { return };
                 // What one tab tells the others: the reason, as a string.
                 if let Some(kind) = event.data().as_string() {
-                    auth.on_other_tab(&kind);
+                    other_tab(&kind);
                 }
             });
             channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -96,15 +95,15 @@ impl Drop for SessionEvents {
 /// unsubscribes.
 #[must_use = "dropping the subscription unsubscribes at once"]
 pub struct Subscription {
-    auth: Weak<Auth>,
+    events: Weak<SessionEvents>,
     listener: Listener,
 }
 
 impl Subscription {
-    pub(crate) fn new(auth: &Rc<Auth>, listener: Listener) -> Self {
-        auth.events().subscribe(listener.clone());
+    pub(crate) fn new(events: &Rc<SessionEvents>, listener: Listener) -> Self {
+        events.subscribe(listener.clone());
         Subscription {
-            auth: Rc::downgrade(auth),
+            events: Rc::downgrade(events),
             listener,
         }
     }
@@ -112,8 +111,8 @@ impl Subscription {
 
 impl Drop for Subscription {
     fn drop(&mut self) {
-        if let Some(auth) = self.auth.upgrade() {
-            auth.events().unsubscribe(&self.listener);
+        if let Some(events) = self.events.upgrade() {
+            events.unsubscribe(&self.listener);
         }
     }
 }

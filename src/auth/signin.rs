@@ -37,7 +37,7 @@ pub(crate) struct Auth {
     bff: bool,
     session: RefCell<Option<Session>>,
     flight: RefCell<Option<Flight>>,
-    events: SessionEvents,
+    events: Rc<SessionEvents>,
     this: Weak<Auth>,
 }
 
@@ -55,13 +55,20 @@ impl Auth {
             bff,
             session: RefCell::new(None),
             flight: RefCell::new(None),
-            events: SessionEvents::new(app_id, tabs, this.clone()),
+            events: Rc::new(SessionEvents::new(app_id, tabs, {
+                let this = this.clone();
+                move |kind: &str| {
+                    if let Some(auth) = this.upgrade() {
+                        auth.on_other_tab(kind);
+                    }
+                }
+            })),
             this: this.clone(),
         })
     }
 
     /// The subscribers of session changes.
-    pub(crate) fn events(&self) -> &SessionEvents {
+    pub(crate) fn events(&self) -> &Rc<SessionEvents> {
         &self.events
     }
 

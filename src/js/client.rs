@@ -2,9 +2,6 @@
 //! options and arguments, passes the caller's `AbortSignal`, and writes plain JS objects; every
 //! failure is a `FundraisingError`.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use fundraising_core::model::{Campaign, Donation, EventCreated, EventPages};
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -13,6 +10,7 @@ use super::decode::decode;
 use super::event::event_from_js;
 use super::options::{self, CallOptions, ClientOptions, PageOptions, PagesOptions, WaitOptions};
 use super::pages::EventPagesIterator;
+use super::promise::promise;
 use crate::donation::{wait_for_donation, Reader};
 use crate::{Client, Error};
 
@@ -28,22 +26,6 @@ pub struct FundraisingClient {
     /// The target of `sessionchange`.
     #[cfg(feature = "signin")]
     events: Option<web_sys::EventTarget>,
-}
-
-/// A boxed future of a JS result.
-type Work = Pin<Box<dyn Future<Output = Result<JsValue, Error>>>>;
-
-/// Runs `work` as a Promise whose rejection is a `FundraisingError`.
-/// (Generic only in this thin shell: the Promise machinery is compiled once, for the boxed future.)
-fn promise<F>(work: F) -> Promise
-where
-    F: Future<Output = Result<JsValue, Error>> + 'static,
-{
-    spawn(Box::pin(work))
-}
-
-pub(crate) fn spawn(work: Work) -> Promise {
-    crate::task::spawn(Box::pin(async move { work.await.map_err(JsValue::from) }))
 }
 
 fn text_argument(value: &JsValue, name: &str) -> Result<String, Error> {

@@ -10,6 +10,7 @@ mod error;
 mod event;
 mod options;
 mod pages;
+mod promise;
 #[cfg(feature = "signin")]
 mod session;
 mod typescript;

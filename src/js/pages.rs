@@ -11,8 +11,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
-use super::client::spawn;
 use super::decode::decode;
+use super::promise::spawn;
 use crate::convert::to_js;
 use crate::http::HttpResponse;
 use crate::pages::{Pages, DEFAULT_PAGE_SIZE};
