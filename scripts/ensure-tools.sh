@@ -28,6 +28,12 @@ apt_install() {
 SUDO=""
 [ "$(id -u)" != 0 ] && command -v sudo >/dev/null && SUDO="sudo"
 
+# True when the npm packages locked in folder $1 are not installed as locked: none installed, or
+# the lock changed since (npm ci writes node_modules/.package-lock.json).
+npm_stale() {
+  [ ! -f "$1/node_modules/.package-lock.json" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]
+}
+
 if want wasm; then
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     echo "==> rustup target add wasm32-unknown-unknown" >&2
@@ -43,8 +49,8 @@ if want wasm; then
   fi
   # wasm-opt (binaryen) and terser for the package build, and TypeScript for the strict check
   # of its declarations, pinned in tools/package-lock.json.
-  if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -x tools/node_modules/.bin/terser ] \
-    || [ ! -x tools/node_modules/.bin/tsc ]; then
+  if npm_stale tools || [ ! -x tools/node_modules/.bin/wasm-opt ] \
+    || [ ! -x tools/node_modules/.bin/terser ] || [ ! -x tools/node_modules/.bin/tsc ]; then
     echo "==> npm ci (build tools: binaryen, terser, typescript)" >&2
     (cd tools && npm ci --no-audit --no-fund --loglevel=error)
   fi
@@ -90,14 +96,16 @@ if want redis; then
 fi
 
 if want e2e; then
-  if [ ! -d e2e/node_modules/playwright-core ] || [ ! -d e2e/node_modules/axe-core ]; then
+  if npm_stale e2e || [ ! -d e2e/node_modules/playwright-core ] || [ ! -d e2e/node_modules/axe-core ] \
+    || [ ! -d e2e/node_modules/selenium-webdriver ]; then
     echo "==> npm ci (e2e)" >&2
     (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
   fi
 fi
 
 if want interop; then
-  if [ ! -d interop/node_modules/openid-client ] || [ ! -d interop/node_modules/oidc-provider ]; then
+  if npm_stale interop || [ ! -d interop/node_modules/openid-client ] \
+    || [ ! -d interop/node_modules/oidc-provider ]; then
     echo "==> npm ci (interop: openid-client, oidc-provider)" >&2
     (cd interop && npm ci --no-audit --no-fund --loglevel=error)
   fi

@@ -46,6 +46,8 @@
 //! Test an app offline against the sandbox (`fundraising-sandbox`) and the companion with
 //! `wasm-bindgen-test` in a headless browser; `examples/leptos` shows the recipe.
 
+#![warn(missing_docs)]
+
 mod api;
 mod client;
 mod convert;

@@ -20,7 +20,7 @@ pub(crate) struct Inner {
     pub(crate) provider: Provider,
     pub(crate) refreshes: RefreshFlights,
     /// The clients of the resource API (BFF mode's proxy): the upstream timeout, no redirects
-    /// followed (a `Location` goes back to the page unchanged).
+    /// followed (a `Location` goes back to the page only when it is under `--api-url`).
     pub(crate) api_http: Upstream,
 }
 

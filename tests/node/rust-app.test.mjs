@@ -36,7 +36,9 @@ test("a Rust app's wasm exports its own function and none of the package's JS na
     const pkgWasm = join(root, "target/pkg-nightly/wasm32-unknown-unknown/release/fundraising_client.wasm");
     const jsNames = bindgenExports(pkgWasm, join(out, "pkg"), "fundraising_client")
       .filter((name) => /^(fundraisingclient|eventpagesiterator)_|^newDonationReference$/.test(name));
-    assert.ok(jsNames.length >= 15, `the package's JS names were not found: ${jsNames}`);
+    // (The raw build is the last one build-pkg.sh made, the build without sign-in: at least
+    // the constructor, the resource calls, the iterator and newDonationReference.)
+    assert.ok(jsNames.length >= 8, `the package's JS names were not found: ${jsNames}`);
 
     const appWasm = join(target, "wasm32-unknown-unknown/release/fundraising_rust_app_check.wasm");
     const exports = bindgenExports(appWasm, join(out, "app"), "fundraising_rust_app_check");
