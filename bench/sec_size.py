@@ -25,7 +25,8 @@ def gz(path):
 
 
 def kb(n):
-    return f"{n / 1000:.1f} KB"
+    """KB of 1024 bytes, the unit of the budgets and of scripts/build-pkg.sh's figures."""
+    return f"{n / 1024:.1f} KB"
 
 
 # The budgets of the two builds (gzip -9, wasm + JS glue), in KB of 1024 bytes.

@@ -166,7 +166,8 @@ node scripts/hash-assets.mjs "$out" "$name" . light
 size_line() { # dir label budget_kb
   local wasm_gz js_gz total check_gz
   wasm_gz=$(gzip -9 -c "$1/${name}_bg.wasm" | wc -c)
-  js_gz=$(cat "$1/$name.js" $(find "$1/snippets" -name '*.js' ! -name '*.*.js') | gzip -9 -c | wc -c)
+  # The snippets sorted, as bench/sec_size.py reads them: gzip's figure depends on the order.
+  js_gz=$(cat "$1/$name.js" $(find "$1/snippets" -name '*.js' ! -name '*.*.js' | sort) | gzip -9 -c | wc -c)
   total=$((wasm_gz + js_gz))
   check_gz=$(gzip -9 -c "$1/engine-check.js" | wc -c)
   printf 'pkg: %s  wasm %d B + JS glue %d B = %d B gzip -9 (%.1f KB; budget %d KB); engine-check.js %d B, fetched only when init() fails\n' \
