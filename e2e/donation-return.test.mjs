@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe } from "node:test";
 import { mkdirSync } from "node:fs";
-import { ARTIFACTS, axeSeriousViolations, browserTests, consoleErrors, money, openDemo, servers, stageDonation } from "./harness.mjs";
+import { ARTIFACTS, axeSeriousViolations, browserTests, consoleErrors, DONATION, money, openDemo, servers, stageDonation } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
 
 /** What a reference from the package looks like: long, random, and a plain path segment. */
@@ -15,15 +15,6 @@ const REFERENCE = /^[A-Za-z0-9_-]{16,}$/;
 
 const env = servers();
 const it = browserTests({ timeout: 90_000 });
-
-/** The donation the tests stage (and the demo's form stages the same amount and message). */
-const DONATION = {
-  amount: "12.50",
-  currency_code: "GBP",
-  donor_display_name: "Kim",
-  message: "Well done!",
-  share_message: true,
-};
 
 /**
  * Records, from before the page's own scripts run, the element's events on document and every

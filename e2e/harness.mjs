@@ -327,6 +327,32 @@ export async function rawCampaign(env) {
   return response.json();
 }
 
+/** The donation the tests stage (the demo's form stages the same amount and message). */
+export const DONATION = {
+  amount: "12.50",
+  currency_code: "GBP",
+  donor_display_name: "Kim",
+  message: "Well done!",
+  share_message: true,
+};
+
+/**
+ * Runs in the page (Playwright's `page.evaluate` or WebDriver's `inPage`, with the servers'
+ * `{baseUrl, appId}`): adds `#unknown`, a card for a campaign the sandbox does not have, and
+ * `#partial`, a card without its `app-id`, so both show the widget's error state.
+ */
+export function addErrorCards({ baseUrl, appId }) {
+  const unknown = document.createElement("fundraising-campaign");
+  unknown.id = "unknown";
+  unknown.setAttribute("short-name", "no-such-campaign");
+  unknown.setAttribute("app-id", appId);
+  unknown.setAttribute("base-url", baseUrl);
+  const partial = document.createElement("fundraising-campaign");
+  partial.id = "partial";
+  partial.setAttribute("short-name", "demo-campaign");
+  document.body.append(unknown, partial);
+}
+
 /**
  * Stages a donation through the sandbox's test-only route (`enable_test_routes`, on in
  * scripts/with-servers.sh): 404 for `appears_after_secs`, then `Pending`, then `final_status`

@@ -11,14 +11,10 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { browserTests, launchBrowser, LOCALE, openDemo, servers, signInByPopup, USER } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
+import { isCheck, isWasm, UNSUPPORTED_PREFIX as PREFIX } from "./widget-assets.mjs";
 
 const env = servers();
 const it = browserTests({ timeout: 60_000 });
-const PREFIX = "This browser cannot show the campaign: ";
-/** The package's wasm as the widgets load it: the light build, under its content-hashed name. */
-const isWasm = (path) => /^\/pkg\/(light\/)?fundraising_client_bg(\.[0-9a-f]{16})?\.wasm$/.test(path);
-/** The engine check init() imports when it fails, next to the build's glue. */
-const isCheck = (path) => /^\/pkg\/(light\/)?engine-check\.js$/.test(path);
 
 let partner;
 before(async () => { partner = await startPartnerSite(env); });

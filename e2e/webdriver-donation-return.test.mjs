@@ -3,20 +3,11 @@
 // demo page and on a partner's thank-you page of another origin under the strict CSP.
 import assert from "node:assert/strict";
 import { after, before } from "node:test";
-import { servers, stageDonation } from "./harness.mjs";
+import { DONATION, servers, stageDonation } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
 import { forEachEngine, inPage, waitForElement } from "./webdriver.mjs";
 
 const env = servers();
-
-/** The donation the tests stage. */
-const DONATION = {
-  amount: "12.50",
-  currency_code: "GBP",
-  donor_display_name: "Kim",
-  message: "Well done!",
-  share_message: true,
-};
 
 let partner;
 before(async () => { partner = await startPartnerSite(env); });

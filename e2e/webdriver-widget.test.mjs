@@ -3,7 +3,7 @@
 // (e2e/webdriver.mjs) against the real companion and sandbox.
 import assert from "node:assert/strict";
 import { after, before } from "node:test";
-import { money, rawCampaign, servers } from "./harness.mjs";
+import { addErrorCards, money, rawCampaign, servers } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
 import { builtAssets } from "./widget-assets.mjs";
 import { forEachEngine, inPage, waitForElement, waitUntil } from "./webdriver.mjs";
@@ -71,17 +71,7 @@ forEachEngine("the widget on a partner page", (it) => {
   it("an unknown campaign and a missing attribute show the widget's error state", async ({ driver }) => {
     await driver.get(`${partner.origin}/`);
     await waitForElement(driver, ["fundraising-campaign", "[role=progressbar]"]);
-    await inPage(driver, ({ baseUrl, appId }) => {
-      const unknown = document.createElement("fundraising-campaign");
-      unknown.id = "unknown";
-      unknown.setAttribute("short-name", "no-such-campaign");
-      unknown.setAttribute("app-id", appId);
-      unknown.setAttribute("base-url", baseUrl);
-      const partial = document.createElement("fundraising-campaign");
-      partial.id = "partial";
-      partial.setAttribute("short-name", "demo-campaign");
-      document.body.append(unknown, partial);
-    }, env);
+    await inPage(driver, addErrorCards, env);
     const unknown = await waitForElement(driver, ["#unknown", "[role=alert]"]);
     assert.match(unknown.text, /No campaign is called “no-such-campaign”/);
     const partial = await waitForElement(driver, ["#partial", "[role=alert]"]);

@@ -22,6 +22,15 @@ export function pkgBytes(path) {
   return readFileSync(`${PKG}${path}`);
 }
 
+/** The package's wasm as the widgets load it: the light build, under its content-hashed name. */
+export const isWasm = (path) => /^\/pkg\/(light\/)?fundraising_client_bg(\.[0-9a-f]{16})?\.wasm$/.test(path);
+
+/** The engine check init() imports when it fails, next to the build's glue. */
+export const isCheck = (path) => /^\/pkg\/(light\/)?engine-check\.js$/.test(path);
+
+/** How the card's error state begins in an engine the package cannot run in. */
+export const UNSUPPORTED_PREFIX = "This browser cannot show the campaign: ";
+
 /** A file name of the build's hashed copies: `stem.<16 hex digits>.ext`. */
 export const HASHED = /\.[0-9a-f]{16}\.(js|wasm)$/;
 

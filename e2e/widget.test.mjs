@@ -1,7 +1,7 @@
 // End-to-end tests of the <fundraising-campaign> widget (www/widget.html, a page that imports
 // nothing but widget.js) in headless Chromium against the real sandbox.
 import assert from "node:assert/strict";
-import { browserTests, keepScreenshot, money, rawCampaign, servers } from "./harness.mjs";
+import { addErrorCards, browserTests, keepScreenshot, money, rawCampaign, servers } from "./harness.mjs";
 
 const env = servers();
 const it = browserTests({ timeout: 60_000 });
@@ -71,17 +71,7 @@ it("shows a loading state while the campaign is on its way", async ({ page }) =>
 it("shows an error state for an unknown campaign and for a missing attribute", async ({ page }) => {
   await page.goto(`${env.companionUrl}/widget.html`);
   await page.locator("fundraising-campaign [role=progressbar]").waitFor();
-  await page.evaluate(({ baseUrl, appId }) => {
-    const unknown = document.createElement("fundraising-campaign");
-    unknown.id = "unknown";
-    unknown.setAttribute("short-name", "no-such-campaign");
-    unknown.setAttribute("app-id", appId);
-    unknown.setAttribute("base-url", baseUrl);
-    const partial = document.createElement("fundraising-campaign");
-    partial.id = "partial";
-    partial.setAttribute("short-name", "demo-campaign");
-    document.body.append(unknown, partial);
-  }, env);
+  await page.evaluate(addErrorCards, env);
   const unknownAlert = page.locator("#unknown [role=alert]");
   await unknownAlert.waitFor();
   assert.match(await unknownAlert.textContent(), /No campaign is called “no-such-campaign”/);
