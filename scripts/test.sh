@@ -15,9 +15,10 @@ scripts/ensure-tools.sh wasm browser engines e2e redis interop
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
-# The Leptos example and the small Rust app are workspaces of their own.
+# The Leptos example, the small Rust app and the fuzz targets are workspaces of their own.
 (cd examples/leptos && cargo fmt -- --check)
 (cd tests/rust-app && cargo fmt -- --check)
+(cd fuzz && cargo fmt -- --check)
 
 step "clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings

@@ -4,10 +4,10 @@
 #![no_main]
 
 use fundraising_core::json;
-use fundraising_core::shape::Model;
 use fundraising_core::model::{
     Campaign, Donation, Event, EventCreated, EventPages, FundraisingPageSummary,
 };
+use fundraising_core::shape::Model;
 use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -166,7 +166,13 @@ fuzz_target!(|data: &[u8]| {
         .expect("api url");
     let app_id = APP_IDS[usize::from(selector >> 5) % APP_IDS.len()];
     if let Ok(target) = text.parse::<Uri>() {
-        check_route(&api, app_id, &method(selector), target.path(), target.query());
+        check_route(
+            &api,
+            app_id,
+            &method(selector),
+            target.path(),
+            target.query(),
+        );
     }
     check_location(&api, app_id, text);
 });

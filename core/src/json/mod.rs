@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::shape::Model;
 use crate::Error;
 
-pub use node::{member, Casings, DecodeTarget, JsonNode};
+pub use node::{member, member_as_stated, Casings, DecodeTarget, JsonNode};
 pub use service_shape::{
     campaign_to_service_json, escape_slashes, event_pages_to_service_json, to_service_text,
 };
