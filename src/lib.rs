@@ -80,6 +80,9 @@ pub use pages::PageStream;
 pub use random::new_donation_reference;
 
 #[cfg(feature = "signin")]
-pub use auth::{PopupSignIn, Profile, Reason, Session, SessionChange, Subscription};
+pub use auth::{
+    PopupSignIn, Profile, Reason, Session, SessionChange, SessionChanges, SessionState,
+    Subscription,
+};
 #[cfg(feature = "signin")]
 pub use options::SignInOptions;
