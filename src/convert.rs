@@ -9,6 +9,10 @@ use crate::Error;
 
 /// The serializer of every value JS receives: `null` (not `undefined`) for absent values,
 /// plain objects for maps.
+#[cfg_attr(
+    not(any(feature = "events", feature = "signin", feature = "js")),
+    allow(dead_code)
+)]
 pub(crate) const TO_JS: serde_wasm_bindgen::Serializer = serde_wasm_bindgen::Serializer::new()
     .serialize_missing_as_null(true)
     .serialize_maps_as_objects(true);
@@ -36,6 +40,10 @@ fn invalid_input(what: &str, error: serde_wasm_bindgen::Error) -> Error {
 }
 
 /// A Rust value as the plain JS object JS receives.
+#[cfg_attr(
+    not(any(feature = "events", feature = "signin", feature = "pages")),
+    allow(dead_code)
+)]
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     value.serialize(&TO_JS).unwrap_or(JsValue::NULL)
 }
@@ -47,6 +55,7 @@ pub(crate) fn parse_json(text: &str) -> Result<JsValue, Error> {
 }
 
 /// A JS value as JSON text, by the platform's `JSON.stringify`.
+#[cfg_attr(not(any(feature = "events", feature = "signin")), allow(dead_code))]
 pub(crate) fn to_json(value: &JsValue) -> String {
     js_sys::JSON::stringify(value)
         .ok()

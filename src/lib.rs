@@ -52,11 +52,13 @@ mod api;
 mod client;
 mod convert;
 mod date;
+#[cfg(feature = "donation")]
 mod donation;
 mod error;
 mod http;
 mod json;
 mod options;
+#[cfg(feature = "pages")]
 mod pages;
 mod random;
 #[cfg(any(feature = "signin", feature = "js"))]
@@ -75,7 +77,10 @@ pub use client::Client;
 pub use date::JsDate;
 pub use error::{code, Error};
 pub use fundraising_core::{model, ServiceDate};
-pub use options::{ClientOptions, WaitOptions, DEFAULT_TIMEOUT};
+#[cfg(feature = "donation")]
+pub use options::WaitOptions;
+pub use options::{ClientOptions, DEFAULT_TIMEOUT};
+#[cfg(feature = "pages")]
 pub use pages::PageStream;
 pub use random::new_donation_reference;
 
