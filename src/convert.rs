@@ -1,5 +1,7 @@
-//! Values that cross between JS and Rust, through serde and serde-wasm-bindgen: JS values in
-//! ([`from_js`]), Rust values out ([`to_js`]), and JSON text through the platform's `JSON`.
+//! Values that cross between JS and Rust, through serde: JS values in ([`from_js`], read by
+//! core's tree reader over the JS value, whose errors never format a number: the package then
+//! carries no float formatting), Rust values out ([`to_js`], by serde-wasm-bindgen), and JSON
+//! text through the platform's `JSON`.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -18,7 +20,7 @@ pub(crate) const TO_JS: serde_wasm_bindgen::Serializer = serde_wasm_bindgen::Ser
     .serialize_maps_as_objects(true);
 
 /// The message of a serde-wasm-bindgen error (a JS `Error`).
-#[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]
+#[cfg(feature = "js")]
 pub(crate) fn message(error: serde_wasm_bindgen::Error) -> String {
     JsValue::from(error)
         .dyn_into::<js_sys::Error>()
@@ -26,17 +28,29 @@ pub(crate) fn message(error: serde_wasm_bindgen::Error) -> String {
         .unwrap_or_default()
 }
 
-/// A JS argument or option as `T`; `invalid_argument` naming `what` when it does not fit.
+/// A JS value (an argument, an options object, a parsed answer) as `T`, by core's tree reader;
+/// when it does not fit, the reader's error: where (a member, an index) and why.
 #[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]
-pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, Error> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| invalid_input(what, e))
+pub(crate) fn read_js<T: DeserializeOwned>(
+    value: JsValue,
+) -> Result<T, fundraising_core::json::DeError> {
+    fundraising_core::json::from_node(&crate::json::Node::new(value))
 }
 
-/// `invalid_argument` naming `what`, out of line: one copy for every type [`from_js`] reads.
-#[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]
+/// A JS argument or option as `T`; `invalid_argument` naming the member at fault (or `what`,
+/// the argument itself) when it does not fit.
+#[cfg(feature = "js")]
+pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, Error> {
+    read_js(value).map_err(|e| invalid_input(what, &e))
+}
+
+/// `invalid_argument` naming the member at fault, out of line: one copy for every type
+/// [`from_js`] reads.
+#[cfg(feature = "js")]
 #[inline(never)]
-fn invalid_input(what: &str, error: serde_wasm_bindgen::Error) -> Error {
-    Error::invalid(what, &message(error))
+fn invalid_input(what: &str, error: &fundraising_core::json::DeError) -> Error {
+    let place = error.place();
+    Error::invalid(if place.is_empty() { what } else { place }, error.reason())
 }
 
 /// A Rust value as the plain JS object JS receives.

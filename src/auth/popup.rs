@@ -11,7 +11,7 @@ use fundraising_core::shape::Record;
 use serde::Serialize;
 
 use super::SignInRequest;
-use crate::convert::{from_js, to_js};
+use crate::convert::{read_js, to_js};
 use crate::Error;
 
 #[wasm_bindgen(module = "/src/auth/popup.js")]
@@ -166,7 +166,7 @@ impl PopupSignIn {
         drop(guard);
         drop(accept);
         let outcome = outcome.map_err(|_| Error::PopupClosed)?;
-        let Outcome { outcome, url } = from_js(outcome, "pop-up outcome")?;
+        let Outcome { outcome, url } = read_js(outcome).map_err(|_| Error::PopupClosed)?;
         match (outcome.as_str(), url) {
             ("callback", Some(url)) => Ok(url),
             ("aborted", _) => Err(Error::Aborted),

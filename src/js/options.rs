@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use fundraising_core::shape::{Record, TypeScript};
 use js_sys::{Function, Object};
-use serde::Deserializer;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
@@ -182,47 +181,51 @@ pub(crate) struct Given {
     login_hint: Option<String>,
     #[cfg(feature = "signin")]
     return_path: Option<String>,
-    #[serde(default, deserialize_with = "signal")]
+}
+
+/// An options object as read: its plain members, and those that are JS objects kept as they
+/// are (read apart, so the tree reader never walks into them).
+#[derive(Default)]
+struct Read {
+    given: Given,
     signal: Option<AbortSignal>,
     #[cfg(feature = "donation")]
-    #[serde(default, deserialize_with = "callback")]
     on_status: Option<Function>,
 }
 
-/// A member kept as the JS object it is (`serde_wasm_bindgen::preserve`), if it is a `T`.
-fn preserved<'de, D: Deserializer<'de>, T: JsCast>(
-    deserializer: D,
-    expected: &'static str,
-) -> Result<Option<T>, D::Error> {
-    let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
+/// The member `name` of `options`, if it is a `T`; `invalid_argument` naming it when it is
+/// something else (`undefined` and `null` are none).
+fn object_member<T: JsCast>(
+    options: &JsValue,
+    name: &str,
+    expected: &str,
+) -> Result<Option<T>, Error> {
+    let value =
+        js_sys::Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
     value
         .dyn_into::<T>()
         .map(Some)
-        .map_err(|_| serde::de::Error::custom(expected))
-}
-
-fn signal<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<AbortSignal>, D::Error> {
-    preserved(deserializer, "signal: expected an AbortSignal")
-}
-
-#[cfg(feature = "donation")]
-fn callback<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Function>, D::Error> {
-    preserved(deserializer, "onStatus: expected a function")
+        .map_err(|_| Error::invalid(name, expected))
 }
 
 /// Reads an options object; `undefined` and `null` are "no options".
-fn given(value: Option<JsValue>) -> Result<Given, Error> {
+fn given(value: Option<JsValue>) -> Result<Read, Error> {
     match value {
         Some(value) if !value.is_undefined() && !value.is_null() => {
             if !value.is_object() {
                 return Err(Error::invalid("options", "expected an object"));
             }
-            from_js(value, "options")
+            Ok(Read {
+                signal: object_member(&value, "signal", "expected an AbortSignal")?,
+                #[cfg(feature = "donation")]
+                on_status: object_member(&value, "onStatus", "expected a function")?,
+                given: from_js(value, "options")?,
+            })
         }
-        _ => Ok(Given::default()),
+        _ => Ok(Read::default()),
     }
 }
 
@@ -255,14 +258,14 @@ impl CallOptions {
 impl PageOptions {
     /// The options of `getEventPages`.
     pub(crate) fn read(value: Option<Object>) -> Result<Paging, Error> {
-        let given = given(value.map(JsValue::from))?;
+        let read = given(value.map(JsValue::from))?;
         Ok(Paging {
-            page: page_number(given.page, fundraising_core::validate::number::page)?,
+            page: page_number(read.given.page, fundraising_core::validate::number::page)?,
             page_size: page_number(
-                given.page_size,
+                read.given.page_size,
                 fundraising_core::validate::number::page_size,
             )?,
-            signal: given.signal,
+            signal: read.signal,
         })
     }
 }
@@ -271,12 +274,12 @@ impl PageOptions {
 impl PagesOptions {
     /// The options of `eventPages`: its page size and signal.
     pub(crate) fn read(value: Option<Object>) -> Result<(Option<u32>, Option<AbortSignal>), Error> {
-        let given = given(value.map(JsValue::from))?;
+        let read = given(value.map(JsValue::from))?;
         let page_size = page_number(
-            given.page_size,
+            read.given.page_size,
             fundraising_core::validate::number::page_size,
         )?;
-        Ok((page_size, given.signal))
+        Ok((page_size, read.signal))
     }
 }
 
@@ -284,14 +287,15 @@ impl PagesOptions {
 impl WaitOptions {
     /// The options of `waitForDonation`.
     pub(crate) fn read(value: Option<Object>) -> Result<Waiting, Error> {
-        let given = given(value.map(JsValue::from))?;
+        let read = given(value.map(JsValue::from))?;
         Ok(Waiting {
-            timeout: given
+            timeout: read
+                .given
                 .timeout_ms
                 .map(|ms| milliseconds(ms, "timeoutMs", true))
                 .transpose()?,
-            signal: given.signal,
-            on_status: given.on_status,
+            signal: read.signal,
+            on_status: read.on_status,
         })
     }
 }
@@ -302,31 +306,32 @@ impl ClientOptions {
         if !value.is_object() {
             return Err(Error::invalid("options", "expected an object"));
         }
-        let given = given(Some(value))?;
+        let read = given(Some(value))?;
         let required = |value: Option<String>, name: &str| {
             value.ok_or_else(|| Error::invalid(name, "is missing"))
         };
         Ok(crate::ClientOptions {
-            app_id: required(given.app_id, "appId")?,
-            base_url: required(given.base_url, "baseUrl")?,
+            app_id: required(read.given.app_id, "appId")?,
+            base_url: required(read.given.base_url, "baseUrl")?,
             #[cfg(feature = "signin")]
-            auth_url: given.auth_url,
+            auth_url: read.given.auth_url,
             #[cfg(feature = "signin")]
-            redirect_uri: given.redirect_uri,
+            redirect_uri: read.given.redirect_uri,
             #[cfg(not(feature = "signin"))]
             auth_url: None,
             #[cfg(not(feature = "signin"))]
             redirect_uri: None,
-            companion_url: given.companion_url,
+            companion_url: read.given.companion_url,
             #[cfg(feature = "signin")]
-            scopes: given.scopes.unwrap_or_default(),
+            scopes: read.given.scopes.unwrap_or_default(),
             #[cfg(not(feature = "signin"))]
             scopes: Vec::new(),
-            timeout: given
+            timeout: read
+                .given
                 .timeout_ms
                 .map(|ms| milliseconds(ms, "timeoutMs", false))
                 .transpose()?,
-            bff: given.bff.unwrap_or(false),
+            bff: read.given.bff.unwrap_or(false),
         })
     }
 }
@@ -337,17 +342,18 @@ impl SignInOptions {
     pub(crate) fn read(
         value: Option<Object>,
     ) -> Result<(crate::SignInOptions, Option<AbortSignal>), Error> {
-        let given = given(value.map(JsValue::from))?;
+        let read = given(value.map(JsValue::from))?;
         let options = crate::SignInOptions {
-            scopes: given.scopes,
-            prompt: given.prompt,
-            login_hint: given.login_hint,
-            return_path: given.return_path,
-            timeout: given
+            scopes: read.given.scopes,
+            prompt: read.given.prompt,
+            login_hint: read.given.login_hint,
+            return_path: read.given.return_path,
+            timeout: read
+                .given
                 .timeout_ms
                 .map(|ms| milliseconds(ms, "timeoutMs", true))
                 .transpose()?,
         };
-        Ok((options, given.signal))
+        Ok((options, read.signal))
     }
 }

@@ -2,6 +2,7 @@
 //! here, in the browser over `JSON.parse`), and encoding that writes what the service sends
 //! (the sandbox uses it).
 
+mod de;
 mod node;
 mod service_shape;
 mod shaped;
@@ -12,6 +13,7 @@ use serde_json::Value;
 use crate::shape::Model;
 use crate::Error;
 
+pub use de::{from_node, DeError};
 pub use node::{member, member_as_stated, Casings, DecodeTarget, JsonNode};
 pub use service_shape::{
     campaign_to_service_json, escape_slashes, event_pages_to_service_json, to_service_text,
