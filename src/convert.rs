@@ -19,15 +19,6 @@ pub(crate) const TO_JS: serde_wasm_bindgen::Serializer = serde_wasm_bindgen::Ser
     .serialize_missing_as_null(true)
     .serialize_maps_as_objects(true);
 
-/// The message of a serde-wasm-bindgen error (a JS `Error`).
-#[cfg(feature = "js")]
-pub(crate) fn message(error: serde_wasm_bindgen::Error) -> String {
-    JsValue::from(error)
-        .dyn_into::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .unwrap_or_default()
-}
-
 /// A JS value (an argument, an options object, a parsed answer) as `T`, by core's tree reader;
 /// when it does not fit, the reader's error: where (a member, an index) and why.
 #[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]

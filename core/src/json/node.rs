@@ -5,9 +5,10 @@
 
 use std::cell::RefCell;
 
-use serde::Serializer;
 use serde_json::Value;
 
+use super::shaped::Build;
+use crate::shape::Shape;
 use crate::ServiceDate;
 
 /// Read access to one node of a parsed JSON tree.
@@ -18,6 +19,10 @@ pub trait JsonNode: Sized {
 
     /// The text of a JSON string (as is), `None` for anything else.
     fn string(&self) -> Option<String>;
+    /// True for a JSON string.
+    fn is_string(&self) -> bool {
+        self.string().is_some()
+    }
     /// The value of a JSON number, `None` for anything else.
     fn number(&self) -> Option<f64>;
     /// The text of a JSON number, `None` for anything else.
@@ -51,10 +56,10 @@ pub trait JsonNode: Sized {
 /// whose name equals it ignoring ASCII case. `None` (absent) when there is none, so `null`
 /// counts as absent.
 ///
-/// `casings` remembers the names of the last object asked about: the objects of a list usually
-/// have the same names, and then only the first one's are read (in the browser, a call into
-/// JavaScript and a copy of each name). Reuse one [`Casings`] across the objects of one
-/// document.
+/// `casings` remembers the names of the last object asked about, and which of them are other
+/// casings of each name asked for: the objects of a list usually have the same names, and then
+/// only the first one's are read (in the browser, a copy of each name) and searched. Reuse one
+/// [`Casings`] across the objects of one document.
 ///
 /// ```
 /// use fundraising_core::json::{member, Casings, JsonNode};
@@ -78,14 +83,35 @@ pub fn member<N: JsonNode>(node: &N, name: &'static str, casings: &Casings<N::Na
         slot => slot.insert(Known {
             list: N::name_list(&names),
             names,
+            others: Vec::new(),
         }),
     };
     // Read by the remembered names, which equal this object's own.
-    let Known { names, list } = known;
-    list.iter()
-        .enumerate()
-        .filter(|(_, other)| other.as_str() != name && other.eq_ignore_ascii_case(name))
-        .find_map(|(index, _)| node.value_at(names, index).filter(|value| !value.is_null()))
+    let Known {
+        names,
+        list,
+        others,
+    } = known;
+    let at = match others
+        .iter()
+        .position(|(asked, _)| std::ptr::eq(*asked, name))
+    {
+        Some(at) => at,
+        None => {
+            let indexes = list
+                .iter()
+                .enumerate()
+                .filter(|(_, other)| other.as_str() != name && other.eq_ignore_ascii_case(name))
+                .map(|(index, _)| index)
+                .collect();
+            others.push((name, indexes));
+            others.len() - 1
+        }
+    };
+    others[at]
+        .1
+        .iter()
+        .find_map(|&index| node.value_at(names, index).filter(|value| !value.is_null()))
 }
 
 /// The rule [`member`] applies, as the spec states it and without any memory: the reference
@@ -111,22 +137,12 @@ impl<Names> Default for Casings<Names> {
     }
 }
 
-/// One object's names: as the tree compares them, and as text.
+/// One object's names: as the tree compares them, as text, and for each name asked for, the
+/// positions of its other casings.
 struct Known<Names> {
     names: Names,
     list: Vec<String>,
-}
-
-/// A tree that can write what core's decoder passes through: members whose shape the spec
-/// does not show (as they are) and dates (as the platform's date value).
-pub trait DecodeTarget: JsonNode {
-    /// Serializes this node as the string it is, or `None` when it is no string. (In the
-    /// browser the JS string passes through without a copy into Rust and back.)
-    fn serialize_string<S: Serializer>(&self, serializer: S) -> Option<Result<S::Ok, S::Error>>;
-    /// Serializes this node unchanged.
-    fn serialize_free<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>;
-    /// Serializes a date read from the tree.
-    fn serialize_date<S: Serializer>(date: ServiceDate, serializer: S) -> Result<S::Ok, S::Error>;
+    others: Vec<(&'static str, Vec<usize>)>,
 }
 
 impl JsonNode for Value {
@@ -180,18 +196,49 @@ impl JsonNode for Value {
     }
 }
 
-impl DecodeTarget for Value {
-    fn serialize_string<S: Serializer>(&self, serializer: S) -> Option<Result<S::Ok, S::Error>> {
-        Some(serializer.serialize_str(self.as_str()?))
+impl Build for Value {
+    type Out = Value;
+
+    fn keep(&self) -> Value {
+        self.clone()
     }
 
-    fn serialize_free<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serde::Serialize::serialize(self, serializer)
+    fn new_null() -> Value {
+        Value::Null
+    }
+
+    fn new_text(text: &str) -> Value {
+        Value::String(text.to_owned())
+    }
+
+    fn new_number(n: f64) -> Value {
+        Value::from(n)
+    }
+
+    fn new_integer(n: i64) -> Value {
+        Value::from(n)
+    }
+
+    fn new_boolean(b: bool) -> Value {
+        Value::Bool(b)
     }
 
     /// The date in the serde form of [`ServiceDate`], keeping the offset it was sent with.
-    fn serialize_date<S: Serializer>(date: ServiceDate, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&date.to_json_string_as_sent())
+    fn new_date(date: ServiceDate) -> Value {
+        Value::String(date.to_json_string_as_sent())
+    }
+
+    fn new_object(_node: Option<&Value>, shape: &'static Shape, values: Vec<Value>) -> Value {
+        let members = shape.fields.iter().map(|f| f.name.to_owned()).zip(values);
+        Value::Object(members.collect())
+    }
+
+    fn new_list(_node: &Value, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    fn new_empty_list() -> Value {
+        Value::Array(Vec::new())
     }
 }
 
