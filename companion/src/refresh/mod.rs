@@ -1,22 +1,18 @@
-//! `POST /auth/refresh`: a new access token from the sealed refresh token, with rotation.
+//! Refreshing a session: one upstream refresh per refresh token at a time (per instance, or
+//! across instances through Redis), rotations followed to the newest state.
 
-use super::answer::token_answer;
-use super::guard::BrowserPost;
+use crate::answer::token_answer;
 use crate::config::Settings;
 use crate::error::Error;
-use crate::oidc::TokenGrant;
-use crate::session::{
-    clear_cookie, session_cookie, session_from_headers, CookieScope, CookieState, FlightError,
-    SessionData, SharedFlight, SingleFlight,
-};
-use crate::state::AppState;
-use axum::extract::State;
-use axum::http::header::CACHE_CONTROL;
-use axum::http::{HeaderMap, HeaderValue};
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use crate::metrics::{Metrics, RefreshOutcome};
+use crate::oidc::{Provider, TokenGrant};
+use crate::session::{FlightError, Part, SessionData, SharedFlight, SingleFlight};
+use crate::telemetry;
 use fundraising_core::companion::TokenAnswer;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Most rotations followed for one late request (each is a refresh within the grace period).
@@ -32,15 +28,18 @@ pub struct Refreshed {
     pub session: SessionData,
 }
 
-/// `401 session_expired` with the cookie cleared.
-pub fn expired(scope: CookieScope) -> Response {
-    let mut response = Error::SessionExpired.into_response();
-    clear_cookie(scope).append_to(response.headers_mut());
-    response
+/// What a refresh upstream needs: the identity server's client and whether the companion
+/// runs in BFF mode (then the access token stays in the session).
+#[derive(Clone)]
+pub struct Upstream {
+    /// The identity server's client.
+    pub provider: Arc<Provider>,
+    /// BFF mode.
+    pub bff: bool,
 }
 
-async fn refresh_upstream(state: AppState, session: SessionData) -> Result<Refreshed, Error> {
-    let provider = state.provider();
+async fn refresh_upstream(upstream: Upstream, session: SessionData) -> Result<Refreshed, Error> {
+    let provider = &upstream.provider;
     let grant = TokenGrant::RefreshToken {
         refresh_token: &session.refresh_token,
         redirect_uri: &session.redirect_uri,
@@ -56,7 +55,7 @@ async fn refresh_upstream(state: AppState, session: SessionData) -> Result<Refre
         profile.name = fresh.name.or(profile.name);
         profile.email = fresh.email.or(profile.email);
     }
-    let bff = state.settings().bff;
+    let bff = upstream.bff;
     let answer = token_answer(&tokens, profile.clone(), session.scope.clone(), bff);
     let session = SessionData {
         access_token: bff.then(|| tokens.access_token.clone()),
@@ -120,70 +119,157 @@ impl From<FlightError> for Error {
     }
 }
 
-/// The refresh flights: per instance (in memory), or shared by every instance through Redis
-/// (`--redis-url`).
-pub enum RefreshFlights {
+/// Where the flights are kept: per instance (in memory), or shared by every instance
+/// through Redis (`--redis-url`).
+enum Flights {
     /// Concurrent refreshes of one session share a call within this instance.
     Local(SingleFlight<Result<Refreshed, Error>>),
     /// ... within every instance using the same Redis and cookie key.
     Shared(SharedFlight<SharedOutcome>),
 }
 
+/// Most refresh tokens remembered as rotated by this instance (for telling reuse from expiry).
+const MAX_ROTATED: usize = 10_000;
+
+/// The hashes of the refresh tokens this instance rotated last (at most [`MAX_ROTATED`], the
+/// oldest forgotten first): when the identity server refuses one of them later, a used token
+/// came back after the grace window.
+#[derive(Default)]
+struct Rotated {
+    seen: Mutex<(HashSet<[u8; 32]>, VecDeque<[u8; 32]>)>,
+}
+
+impl Rotated {
+    fn hash(token: &str) -> [u8; 32] {
+        Sha256::digest(token.as_bytes()).into()
+    }
+
+    fn remember(&self, token: &str) {
+        let hash = Self::hash(token);
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let (set, order) = &mut *seen;
+        if set.insert(hash) {
+            order.push_back(hash);
+            if order.len() > MAX_ROTATED {
+                if let Some(oldest) = order.pop_front() {
+                    set.remove(&oldest);
+                }
+            }
+        }
+    }
+
+    fn contains(&self, token: &str) -> bool {
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.0.contains(&Self::hash(token))
+    }
+}
+
+/// The refresh flights, and what this instance remembers of the tokens it rotated.
+pub struct RefreshFlights {
+    flights: Flights,
+    rotated: Rotated,
+    metrics: Option<Arc<Metrics>>,
+}
+
 impl RefreshFlights {
-    /// Shared through Redis when the settings name one, else per instance.
-    pub fn new(settings: &Settings) -> Result<Self, Error> {
+    /// Shared through Redis when the settings name one, else per instance; outcomes are
+    /// counted in `metrics`.
+    pub fn new(settings: &Settings, metrics: Option<Arc<Metrics>>) -> Result<Self, Error> {
         let grace = settings.refresh_grace;
-        let Some(url) = &settings.redis_url else {
-            return Ok(RefreshFlights::Local(SingleFlight::new(
-                grace,
-                |r: &Result<Refreshed, Error>| r.is_ok(),
-            )));
+        let flights = match &settings.redis_url {
+            None => Flights::Local(SingleFlight::new(grace, |r: &Result<Refreshed, Error>| {
+                r.is_ok()
+            })),
+            Some(url) => {
+                // A claim outlives the longest refresh: discovery, token and JWKS calls, each
+                // bounded by the upstream timeout.
+                let lock = settings.upstream_timeout * 3 + Duration::from_secs(2);
+                let group = SharedFlight::new(
+                    url.expose(),
+                    settings.cookie_key.clone(),
+                    grace,
+                    lock,
+                    |r: &SharedOutcome| r.is_ok(),
+                    metrics.clone(),
+                )
+                .map_err(|_| Error::Config("--redis-url is not a usable Redis address".into()))?;
+                Flights::Shared(group)
+            }
         };
-        // A claim outlives the longest refresh: discovery, token and JWKS calls, each
-        // bounded by the upstream timeout.
-        let lock = settings.upstream_timeout * 3 + Duration::from_secs(2);
-        let group = SharedFlight::new(
-            url.expose(),
-            settings.cookie_key.clone(),
-            grace,
-            lock,
-            |r: &SharedOutcome| r.is_ok(),
-        )
-        .map_err(|_| Error::Config("--redis-url is not a usable Redis address".into()))?;
-        Ok(RefreshFlights::Shared(group))
+        Ok(Self {
+            flights,
+            rotated: Rotated::default(),
+            metrics,
+        })
+    }
+
+    /// Whether the shared store answers (`None` without `--redis-url`).
+    pub async fn store_answers(&self) -> Option<bool> {
+        match &self.flights {
+            Flights::Local(_) => None,
+            Flights::Shared(group) => Some(group.ping().await),
+        }
     }
 
     /// The outcome of the flight for `key`, started with `session` unless one runs (or ran
-    /// within the grace period).
+    /// within the grace period), and how this request took part in it.
     async fn run(
         &self,
-        state: &AppState,
+        upstream: &Upstream,
         key: &str,
         session: SessionData,
-    ) -> Result<Refreshed, Error> {
-        let flight_state = state.clone();
-        match self {
-            RefreshFlights::Local(group) => group
-                .run(key, move || refresh_upstream(flight_state, session))
-                .await
-                .unwrap_or(Err(Error::UpstreamUnavailable)),
-            RefreshFlights::Shared(group) => group
-                .run(key, move || async move {
-                    refresh_upstream(flight_state, session)
-                        .await
-                        .map_err(SharedFailure::from)
-                })
-                .await?
-                .map_err(Error::from),
+    ) -> (Result<Refreshed, Error>, Part) {
+        let flight_state = upstream.clone();
+        // The upstream calls run in a task of their own: they stay part of this request.
+        let call = move || telemetry::carry(refresh_upstream(flight_state, session));
+        match &self.flights {
+            Flights::Local(group) => match group.run(key, call).await {
+                Some((outcome, part)) => (outcome, part),
+                None => (Err(Error::UpstreamUnavailable), Part::Ran),
+            },
+            Flights::Shared(group) => {
+                let shared = group
+                    .run(key, move || async move {
+                        call().await.map_err(SharedFailure::from)
+                    })
+                    .await;
+                match shared {
+                    Ok((outcome, part)) => (outcome.map_err(Error::from), part),
+                    Err(error) => (Err(error.into()), Part::Ran),
+                }
+            }
         }
     }
 
     /// The successful outcome of a running or recent flight for `key`; never starts one.
     async fn joined(&self, key: &str) -> Result<Option<Refreshed>, Error> {
-        Ok(match self {
-            RefreshFlights::Local(group) => group.joined(key).await.and_then(Result::ok),
-            RefreshFlights::Shared(group) => group.joined(key).await?.and_then(Result::ok),
+        Ok(match &self.flights {
+            Flights::Local(group) => group.joined(key).await.and_then(Result::ok),
+            Flights::Shared(group) => group.joined(key).await?.and_then(Result::ok),
         })
+    }
+
+    /// Counts the outcome of a refresh request for the token `key`, and remembers a token
+    /// this request rotated.
+    fn account(&self, key: &str, outcome: &Result<Refreshed, Error>, part: Part) {
+        if let (Ok(refreshed), Part::Ran) = (outcome, part) {
+            if refreshed.session.refresh_token.expose() != key {
+                self.rotated.remember(key);
+            }
+        }
+        let Some(metrics) = &self.metrics else {
+            return;
+        };
+        metrics.refresh(match (outcome, part) {
+            (Ok(_), Part::Ran) => RefreshOutcome::Rotated,
+            (Ok(_), Part::Joined) => RefreshOutcome::Joined,
+            (Ok(_), Part::Late) => RefreshOutcome::Grace,
+            (Err(Error::SessionExpired), _) if self.rotated.contains(key) => {
+                RefreshOutcome::ReuseDetected
+            }
+            (Err(Error::SessionExpired), _) => RefreshOutcome::Refused,
+            (Err(_), _) => RefreshOutcome::Failed,
+        });
     }
 
     /// The newest state of the session whose refresh token is `key`: refreshed once for all
@@ -193,9 +279,23 @@ impl RefreshFlights {
     /// Once a refresh is in hand it is answered: if Redis fails while the rotations are
     /// followed, the state reached so far is the answer (the identity server has rotated the
     /// token; dropping its answer would sign the user out).
-    pub async fn newest(&self, state: &AppState, session: SessionData) -> Result<Refreshed, Error> {
+    pub async fn newest(
+        &self,
+        upstream: &Upstream,
+        session: SessionData,
+    ) -> Result<Refreshed, Error> {
         let key = session.refresh_token.expose().to_owned();
-        let mut refreshed = self.run(state, &key, session).await?;
+        let (outcome, part) = self.run(upstream, &key, session).await;
+        self.account(&key, &outcome, part);
+        if let Err(Error::SessionExpired) = &outcome {
+            if self.rotated.contains(&key) {
+                tracing::warn!(
+                    "a refresh token this instance had rotated came back after the grace window; \
+                     the identity server refused it"
+                );
+            }
+        }
+        let mut refreshed = outcome?;
         let mut current = key;
         for _ in 0..MAX_CHAIN {
             let next = refreshed.session.refresh_token.expose().to_owned();
@@ -217,40 +317,5 @@ impl RefreshFlights {
             current = next;
         }
         Ok(refreshed)
-    }
-}
-
-/// The newest state of `session` after a refresh (see [`RefreshFlights::newest`]). Used by
-/// `POST /auth/refresh` and by the BFF proxy, so both share one flight.
-pub(crate) async fn refresh_session(
-    state: &AppState,
-    session: SessionData,
-) -> Result<Refreshed, Error> {
-    state.refreshes().newest(state, session).await
-}
-
-/// Refreshes the session of the cookie. Concurrent refreshes of one session share one
-/// upstream call (in this instance, or in all of them with `--redis-url`); a refused refresh
-/// token ends the session (401, cookie cleared); an unreachable Redis is 503.
-pub async fn refresh(
-    State(state): State<AppState>,
-    _guard: BrowserPost,
-    headers: HeaderMap,
-) -> Response {
-    let settings = state.settings();
-    let scope = settings.cookie_scope();
-    let session = match session_from_headers(&settings.cookie_key, &headers) {
-        CookieState::Valid(session) => session,
-        CookieState::Absent | CookieState::Invalid => return expired(scope),
-    };
-    match refresh_session(&state, session).await {
-        Ok(refreshed) => (
-            session_cookie(&settings.cookie_key, &refreshed.session, scope),
-            [(CACHE_CONTROL, HeaderValue::from_static("no-store"))],
-            Json(refreshed.answer),
-        )
-            .into_response(),
-        Err(Error::SessionExpired) => expired(scope),
-        Err(other) => other.into_response(),
     }
 }

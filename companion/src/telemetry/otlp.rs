@@ -1,0 +1,1 @@
+//! OpenTelemetry export of the spans over OTLP/HTTP (the `otlp` feature).
