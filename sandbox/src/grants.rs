@@ -315,16 +315,20 @@ impl Inner {
     fn touch_chain(&mut self, chain: &str) -> &mut ChainEntry {
         let seq = self.next_seq;
         self.next_seq += 1;
-        if !self.chains.contains_key(chain) {
-            while self.chains.len() >= MAX_TOKEN_CHAINS {
-                let Some((_, oldest)) = self.chain_order.pop_first() else {
-                    break;
-                };
-                self.revoke_chain(&oldest);
+        match self.chains.get(chain) {
+            Some(entry) => {
+                self.chain_order.remove(&entry.seq);
+            }
+            None => {
+                while self.chains.len() >= MAX_TOKEN_CHAINS {
+                    let Some((_, oldest)) = self.chain_order.pop_first() else {
+                        break;
+                    };
+                    self.revoke_chain(&oldest);
+                }
             }
         }
         let entry = self.chains.entry(chain.to_owned()).or_default();
-        self.chain_order.remove(&entry.seq);
         entry.seq = seq;
         self.chain_order.insert(seq, chain.to_owned());
         entry
@@ -778,5 +782,68 @@ impl GrantStore {
             return true;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grant(n: usize) -> Grant {
+        Grant {
+            client_id: "demo-app".into(),
+            redirect_uri: "http://127.0.0.1:8080/".into(),
+            user_email: format!("user{n}@example.org"),
+            scopes: vec!["openid".into(), "profile".into(), "offline_access".into()],
+            nonce: "n".into(),
+            auth_time: 0,
+        }
+    }
+
+    /// Sign-ins beyond the cap revoke the least recently refreshed chain: the store never
+    /// holds more than [`MAX_TOKEN_CHAINS`] sessions, and a session in use is not the one
+    /// revoked.
+    #[test]
+    fn the_chains_are_capped_and_the_least_recently_refreshed_goes_first() {
+        let store = GrantStore::default();
+        let now = 1_000_000;
+        let mut first = None;
+        let mut kept = None;
+        for n in 0..MAX_TOKEN_CHAINS + 50 {
+            let code = store.issue_code(grant(n), None, now);
+            let (_, tokens) = store
+                .exchange_code(&code, "demo-app", "http://127.0.0.1:8080/", None, now)
+                .expect("exchange");
+            let rt = tokens.refresh_token.expect("offline_access");
+            match n {
+                0 => first = Some(rt),
+                // The second session is refreshed late: it is the most recent, then.
+                1 => kept = Some(rt),
+                n if n == MAX_TOKEN_CHAINS - 10 => {
+                    let (_, fresh) = store
+                        .refresh(kept.as_deref().expect("kept"), "demo-app", None, now)
+                        .expect("refresh");
+                    kept = fresh.refresh_token;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(
+            store.inner.lock().expect("lock").chains.len(),
+            MAX_TOKEN_CHAINS
+        );
+        let (refresh_tokens, access_tokens) = store.token_counts(now);
+        assert!(refresh_tokens <= MAX_TOKEN_CHAINS + 1, "{refresh_tokens}");
+        assert!(access_tokens <= MAX_TOKEN_CHAINS + 1, "{access_tokens}");
+        assert_eq!(
+            store
+                .refresh(first.as_deref().expect("first"), "demo-app", None, now)
+                .err(),
+            Some(RefreshRefusal::Grant(UNKNOWN_REFRESH_TOKEN)),
+            "the oldest session was revoked"
+        );
+        assert!(store
+            .refresh(kept.as_deref().expect("kept"), "demo-app", None, now)
+            .is_ok());
     }
 }
