@@ -54,6 +54,7 @@ pub fn app(state: AppState) -> Router {
         .route("/auth/logout", post(routes::logout))
         .route("/auth/session", get(routes::session))
         .route("/auth", any(no_such_endpoint))
+        .route("/auth/", any(no_such_endpoint))
         .route("/auth/{*rest}", any(no_such_endpoint))
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))
