@@ -76,16 +76,16 @@ pub fn app(state: AppState) -> Router {
     let headers = AssetHeaders::new(settings);
     let assets = |folder: &Path| {
         ServiceBuilder::new()
-            .layer(middleware::from_fn_with_state(
-                Root::new(folder),
-                assets::guard_path,
-            ))
-            .layer(middleware::from_fn(assets::head_as_get))
             .layer(assets::asset_cors())
             .layer(middleware::from_fn_with_state(
                 headers.clone(),
                 assets::asset_headers,
             ))
+            .layer(middleware::from_fn_with_state(
+                Root::new(folder),
+                assets::guard_path,
+            ))
+            .layer(middleware::from_fn(assets::head_as_get))
             .layer(assets::compression())
             .service(assets::serve_dir(folder))
     };
