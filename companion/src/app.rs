@@ -182,20 +182,18 @@ async fn observe(State(state): State<AppState>, request: Request, next: Next) ->
     }
     let took = started.elapsed();
     let status = response.status().as_u16();
-    span.in_scope(|| {
-        tracing::info!(
-            target: "fundraising_companion::request",
-            request_id = %context.request_id,
-            trace_id = %context.trace.trace_id_hex(),
-            method,
-            route,
-            %path,
-            status,
-            latency_ms = millis(took),
-            upstream_ms = millis(context.upstream()),
-            "request"
-        )
-    });
+    tracing::info!(
+        target: "fundraising_companion::request",
+        request_id = %context.request_id,
+        trace_id = %context.trace.trace_id_hex(),
+        %method,
+        %route,
+        %path,
+        status,
+        latency_ms = millis(took),
+        upstream_ms = millis(context.upstream()),
+        "request"
+    );
     if let Some(metrics) = state.metrics() {
         Metrics::request(metrics, route, method, status, took);
     }

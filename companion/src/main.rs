@@ -105,17 +105,18 @@ async fn run(args: Args) -> Result<(), Error> {
         let stop = async move {
             let _ = drained.wait_for(|d| *d).await;
         };
-        if let Some(address) = address {
-            println!("companion metrics on http://{address}/metrics");
-        }
-        tokio::spawn(fundraising_serve::serve(listener, router, limits, stop))
+        let server = tokio::spawn(fundraising_serve::serve(listener, router, limits, stop));
+        (server, address)
     });
     println!("companion listening on http://{bound}");
+    if let Some((_, Some(address))) = &metrics_server {
+        println!("companion metrics on http://{address}/metrics");
+    }
     let _ = std::io::stdout().flush();
     fundraising_serve::serve_on(listener, app(state), limits, shutdown, &threads)
         .await
         .map_err(|e| Error::Config(format!("server error: {e}")))?;
-    if let Some(server) = metrics_server {
+    if let Some((server, _)) = metrics_server {
         let _ = server.await;
     }
     tracing::info!("stopped");
