@@ -613,3 +613,102 @@ async fn the_binary_serves_metrics_on_their_own_address() {
     terminate(&companion);
     assert!(companion.wait_exit(Duration::from_secs(10)).success());
 }
+
+/// `--otlp-endpoint` (the `otlp` feature): the companion's spans reach a collector over
+/// OTLP/HTTP, in the trace the incoming `traceparent` names; the call to the identity server
+/// is a span of its own, and the `traceparent` it carried names that span.
+#[cfg(feature = "otlp")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spans_are_exported_over_otlp_in_the_incoming_trace() {
+    use axum::routing::post;
+    use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+    use prost::Message;
+    use std::sync::{Arc, Mutex};
+
+    // A collector's OTLP/HTTP receiver: decodes each protobuf export and keeps its spans as
+    // (name, trace id, span id, parent span id), ids in hex.
+    type Spans = Arc<Mutex<Vec<(String, String, String, String)>>>;
+    let spans: Spans = Arc::default();
+    let sink = spans.clone();
+    let receiver = axum::Router::new().route(
+        "/v1/traces",
+        post(move |body: axum::body::Bytes| {
+            let sink = sink.clone();
+            async move {
+                let request = ExportTraceServiceRequest::decode(body).expect("OTLP protobuf");
+                let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<String>();
+                for resource in request.resource_spans {
+                    for scope in resource.scope_spans {
+                        for span in scope.spans {
+                            sink.lock().unwrap().push((
+                                span.name.clone(),
+                                hex(&span.trace_id),
+                                hex(&span.span_id),
+                                hex(&span.parent_span_id),
+                            ));
+                        }
+                    }
+                }
+                ""
+            }
+        }),
+    );
+    let collector = common::serve(receiver, None).await;
+
+    let identity = common::start_identity().await;
+    let endpoint = format!("http://{}", collector.addr);
+    let (mut companion, url) =
+        start_companion_binary(&identity.url, &["--otlp-endpoint", &endpoint]);
+    let trace_id = "0af7651916cd43dd8448eb211c80319c";
+    let incoming = format!("00-{trace_id}-b7ad6b7169203331-01");
+    let signed = sign_in(&identity.url, FULL_SCOPE).await;
+    let body = json!({"code": signed.code, "codeVerifier": signed.verifier, "nonce": signed.nonce, "redirectUri": HOME});
+    let response = common::client()
+        .post(format!("{url}/auth/token"))
+        .header("origin", ORIGIN)
+        .header("x-fundraising-client", "1")
+        .header("content-type", "application/json")
+        .header("traceparent", &incoming)
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("send");
+    let reply = Reply::from(response).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    // Stopping flushes the spans still buffered.
+    terminate(&companion);
+    assert!(companion.wait_exit(Duration::from_secs(10)).success());
+
+    let spans = spans.lock().unwrap().clone();
+    let request = spans
+        .iter()
+        .find(|(name, trace, _, _)| name == "request" && trace == trace_id)
+        .unwrap_or_else(|| panic!("no request span in the incoming trace: {spans:?}"));
+    assert_eq!(
+        request.3, "b7ad6b7169203331",
+        "the caller's span is its parent"
+    );
+    let upstream: Vec<_> = spans
+        .iter()
+        .filter(|(name, trace, _, parent)| {
+            name == "upstream" && trace == trace_id && *parent == request.2
+        })
+        .collect();
+    assert!(
+        !upstream.is_empty(),
+        "the upstream calls are children: {spans:?}"
+    );
+    // What the identity server received names an exported upstream span.
+    let token_call = identity
+        .seen()
+        .into_iter()
+        .find(|s| s.path == "/connect/token")
+        .expect("the token call");
+    let parent = token_call.traceparent.expect("traceparent");
+    assert!(
+        upstream
+            .iter()
+            .any(|(_, _, span, _)| parent == format!("00-{trace_id}-{span}-01")),
+        "{parent} names none of {upstream:?}"
+    );
+}

@@ -125,7 +125,7 @@ enum Flights {
     /// Concurrent refreshes of one session share a call within this instance.
     Local(SingleFlight<Result<Refreshed, Error>>),
     /// ... within every instance using the same Redis and cookie key.
-    Shared(SharedFlight<SharedOutcome>),
+    Shared(Box<SharedFlight<SharedOutcome>>),
 }
 
 /// Most refresh tokens remembered as rotated by this instance (for telling reuse from expiry).
@@ -136,8 +136,11 @@ const MAX_ROTATED: usize = 10_000;
 /// came back after the grace window.
 #[derive(Default)]
 struct Rotated {
-    seen: Mutex<(HashSet<[u8; 32]>, VecDeque<[u8; 32]>)>,
+    seen: Mutex<Hashes>,
 }
+
+/// A set of token hashes, and their order of arrival.
+type Hashes = (HashSet<[u8; 32]>, VecDeque<[u8; 32]>);
 
 impl Rotated {
     fn hash(token: &str) -> [u8; 32] {
@@ -193,7 +196,7 @@ impl RefreshFlights {
                     metrics.clone(),
                 )
                 .map_err(|_| Error::Config("--redis-url is not a usable Redis address".into()))?;
-                Flights::Shared(group)
+                Flights::Shared(Box::new(group))
             }
         };
         Ok(Self {
