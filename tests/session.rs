@@ -221,6 +221,7 @@ async fn the_stream_tells_each_change_and_ends_with_the_client() {
 
 #[wasm_bindgen_test]
 async fn a_page_without_a_companion_is_signed_out_and_asks_nobody() {
+    signing_client().sign_out().await.expect("a clean start");
     // Other tests of this page ask their companion; this one's restores add nothing.
     let asked = || {
         fetched()
