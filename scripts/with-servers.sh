@@ -88,7 +88,7 @@ pids+=($!)
 FUNDRAISING_CLIENT_SECRET=demo-secret "$root/target/$profile/fundraising-companion" \
   --listen "127.0.0.1:$bff_port" --app-id "$FUNDRAISING_BFF_APP_ID" --auth-url "$FUNDRAISING_AUTH_URL" \
   --bff --api-url "$FUNDRAISING_BASE_URL" \
-  --allowed-origin "$FUNDRAISING_BFF_COMPANION_URL" \
+  --allowed-origin "$FUNDRAISING_BFF_COMPANION_URL" --allowed-origin "http://$WASM_BINDGEN_TEST_ADDRESS" \
   --static-dir "$root/www" --pkg-dir "$root/pkg" \
   >"$run_dir/companion-bff.log" 2>&1 &
 pids+=($!)

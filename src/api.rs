@@ -41,13 +41,13 @@ fn http_url(name: &str, url: &str) -> Result<String, Error> {
 }
 
 impl ResourceApi {
-    /// Checks `appId` and `baseUrl`.
+    /// Checks `app_id` and `base_url`.
     pub(crate) fn new(app_id: &str, base_url: &str) -> Result<Self, Error> {
         if app_id.trim().is_empty() {
-            return Err(Error::invalid("appId", "must not be empty"));
+            return Err(Error::invalid("app_id", "must not be empty"));
         }
         let prefix = [
-            http_url("baseUrl", base_url)?.as_str(),
+            http_url("base_url", base_url)?.as_str(),
             "/",
             &String::from(js_sys::encode_uri_component(app_id)),
             "/v1",
@@ -59,12 +59,12 @@ impl ResourceApi {
     /// The resource API through a companion in BFF mode at `companion_url`.
     pub(crate) fn through_companion(app_id: &str, companion_url: &str) -> Result<Self, Error> {
         if app_id.trim().is_empty() {
-            return Err(Error::invalid("appId", "must not be empty"));
+            return Err(Error::invalid("app_id", "must not be empty"));
         }
         if companion_url.trim().is_empty() {
-            return Err(Error::invalid("companionUrl", "is needed in BFF mode"));
+            return Err(Error::invalid("companion_url", "is needed in BFF mode"));
         }
-        let prefix = [http_url("companionUrl", companion_url)?.as_str(), "/api"].concat();
+        let prefix = [http_url("companion_url", companion_url)?.as_str(), "/api"].concat();
         Ok(ResourceApi { prefix, bff: true })
     }
 
@@ -75,7 +75,7 @@ impl ResourceApi {
 
     /// `GET /{appId}/v1/campaign/byshortname/{shortName}`.
     pub(crate) fn campaign(&self, short_name: &str) -> Result<Call, Error> {
-        validate::path_segment("shortName", short_name)?;
+        validate::path_segment("short_name", short_name)?;
         Ok(self.get(&["campaign", "byshortname", short_name], ""))
     }
 
@@ -102,11 +102,10 @@ impl ResourceApi {
     /// `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`.
     pub(crate) fn event_pages(
         &self,
-        event_id: f64,
-        page: Option<f64>,
-        page_size: Option<f64>,
+        event_id: i32,
+        page: Option<u32>,
+        page_size: Option<u32>,
     ) -> Result<Call, Error> {
-        let event_id = validate::event_id(event_id)?;
         let mut query = String::new();
         if let Some(page) = page {
             query.push_str(if query.is_empty() { "?" } else { "&" });

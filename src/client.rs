@@ -21,15 +21,23 @@ pub(crate) type Sending<'a> = Pin<Box<dyn Future<Output = Result<HttpResponse, E
 
 /// Signs users in with the fundraising service and calls its four resource operations.
 ///
-/// Cheap to clone (the clones share one session). Every call is an `async fn` returning core's
-/// typed models; dropping its future cancels it, aborting its request.
+/// Cheap to clone (the clones share one session), and two clients are equal when they are
+/// clones of one another. Every call is an `async fn` returning core's typed models; dropping
+/// its future cancels it, aborting its request.
+///
+/// A client lives on the browser's one thread: it is neither `Send` nor `Sync` (it holds JS
+/// values). Share it in a UI framework as a local value: in Leptos through
+/// `StoredValue::new_local(client)`, which is `Send + Sync` itself and so may also be provided
+/// as a context (`provide_context(StoredValue::new_local(client))`); in Yew as a
+/// `ContextProvider<Client>` (which needs `Clone + PartialEq`, both cheap here).
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), fundraising_client::Error> {
 /// use fundraising_client::{Client, ClientOptions};
 /// let client = Client::new(ClientOptions::new("demo-app", "http://127.0.0.1:8081"))?;
 /// let campaign = client.campaign("demo-campaign").await?;
-/// println!("{} raised {}", campaign.short_name, campaign.donation_summary.total_amount);
+/// let raised = campaign.donation_summary.total_amount;
+/// # let _ = raised;
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
@@ -44,6 +52,15 @@ struct Inner {
     auth: Rc<Auth>,
     timeout_ms: u32,
 }
+
+/// Equal when both are clones of one client (they share one session).
+impl PartialEq for Client {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl Eq for Client {}
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -61,19 +78,10 @@ impl Client {
     /// use fundraising_client::{code, Client, ClientOptions};
     /// let e = Client::new(ClientOptions::new("demo-app", "not a URL")).unwrap_err();
     /// assert_eq!(e.code(), code::INVALID_ARGUMENT);
-    /// assert_eq!(e.to_string(), "invalid baseUrl: must be an absolute URL");
+    /// assert_eq!(e.to_string(), "invalid base_url: must be an absolute URL");
     /// ```
     pub fn new(options: ClientOptions) -> Result<Client, Error> {
         let timeout_ms = options.timeout_ms()?;
-        Client::with_timeout_ms(&options, timeout_ms)
-    }
-
-    /// A client whose requests time out after `timeout_ms` (checked) instead of
-    /// `options.timeout`.
-    pub(crate) fn with_timeout_ms(
-        options: &ClientOptions,
-        timeout_ms: u32,
-    ) -> Result<Client, Error> {
         let api = if options.bff {
             let companion = options.companion_url.as_deref().unwrap_or("");
             ResourceApi::through_companion(&options.app_id, companion)?
@@ -84,7 +92,7 @@ impl Client {
         let auth = {
             let auth = Auth::new(
                 &options.app_id,
-                AuthConfig::from_options(options),
+                AuthConfig::from_options(&options),
                 timeout_ms,
                 options.bff,
             );
@@ -127,10 +135,15 @@ impl Client {
                 url: &call.url,
                 body: call.body.as_deref(),
                 bearer: bearer.as_deref(),
-                companion: bff,
+                credentials: bff,
+                csrf: bff,
             };
             let response =
                 send_with_retry(&request, self.inner.timeout_ms, signal, call.retry).await?;
+            #[cfg(feature = "signin")]
+            if bff && crate::auth::Companion::ended_session(&response) {
+                self.inner.auth.expired();
+            }
             api::success(response)
         })
     }
@@ -177,9 +190,9 @@ impl Client {
     /// The answer of `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`.
     pub(crate) fn event_pages_answer<'a>(
         &'a self,
-        event_id: f64,
-        page: Option<f64>,
-        page_size: Option<f64>,
+        event_id: i32,
+        page: Option<u32>,
+        page_size: Option<u32>,
         signal: Option<&'a AbortSignal>,
     ) -> Sending<'a> {
         self.answer(
@@ -202,21 +215,17 @@ impl Client {
 
     /// Registers an event (`POST /{appId}/v1/event/`). Never retried: a retry could create
     /// the event twice. `name` and `event_type` must not be empty, and the dates must be in
-    /// order (start, completion, expiry); `id` is ignored.
+    /// order (start, completion, expiry); `id` and `error_message` are never sent.
     ///
     /// ```no_run
     /// # async fn run(client: fundraising_client::Client) -> Result<(), fundraising_client::Error> {
     /// use fundraising_client::model::{Event, EventType};
     /// use fundraising_client::ServiceDate;
-    /// let created = client
-    ///     .create_event(&Event {
-    ///         name: "Riverside 10k".into(),
-    ///         event_type: EventType::RunningMarathons,
-    ///         start_date: Some(ServiceDate::from_millis(1_893_456_000_000)),
-    ///         ..Event::default()
-    ///     })
-    ///     .await?;
-    /// println!("event {}", created.id);
+    /// let event = Event::new("Riverside 10k", EventType::RunningMarathons)
+    ///     .start_date(ServiceDate::from_millis(1_893_456_000_000));
+    /// let created = client.create_event(&event).await?;
+    /// let id = created.id;
+    /// # let _ = id;
     /// # Ok(()) }
     /// ```
     pub async fn create_event(&self, event: &Event) -> Result<EventCreated, Error> {
@@ -234,12 +243,7 @@ impl Client {
         page_size: Option<u32>,
     ) -> Result<EventPages, Error> {
         let answer = self
-            .event_pages_answer(
-                f64::from(event_id),
-                page.map(f64::from),
-                page_size.map(f64::from),
-                None,
-            )
+            .event_pages_answer(event_id, page, page_size, None)
             .await?;
         api::typed(&answer)
     }

@@ -32,7 +32,7 @@ pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result
 #[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]
 #[inline(never)]
 fn invalid_input(what: &str, error: serde_wasm_bindgen::Error) -> Error {
-    Error::InvalidArgument(["invalid ", what, ": ", &message(error)].concat())
+    Error::invalid(what, &message(error))
 }
 
 /// A Rust value as the plain JS object JS receives.
@@ -43,7 +43,7 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
 /// A JSON text parsed by the platform's `JSON.parse`.
 #[cfg_attr(not(feature = "signin"), allow(dead_code))]
 pub(crate) fn parse_json(text: &str) -> Result<JsValue, Error> {
-    js_sys::JSON::parse(text).map_err(|_| Error::Decode("the answer is not JSON".into()))
+    js_sys::JSON::parse(text).map_err(|_| Error::decode("the answer is not JSON"))
 }
 
 /// A JS value as JSON text, by the platform's `JSON.stringify`.

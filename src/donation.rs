@@ -2,6 +2,8 @@
 //! service answers 404 for a while, then `Pending`, then a final status; the wait polls with
 //! backoff and jitter until the status is final or the time is up. One loop for both faces.
 
+use std::time::Duration;
+
 use fundraising_core::backoff;
 use fundraising_core::model::{Donation, DonationStatus};
 use fundraising_core::validate;
@@ -13,7 +15,7 @@ use crate::time::{now_ms, sleep};
 use crate::{api, Client, Error};
 
 /// Time a wait lasts by default: 10 minutes.
-pub(crate) const DEFAULT_WAIT_MS: f64 = 600_000.0;
+pub(crate) const DEFAULT_WAIT: Duration = Duration::from_secs(600);
 /// First wait between polls; it grows to [`MAX_POLL_MS`].
 const FIRST_POLL_MS: f64 = 1_000.0;
 /// Longest wait between polls.
@@ -25,7 +27,7 @@ fn worth_another_poll(error: &Error) -> bool {
     matches!(
         error,
         Error::NotFound(_) | Error::Network(_) | Error::Timeout(_)
-    ) || matches!(error, Error::Http { status, .. } if matches!(status, 502..=504))
+    ) || matches!(error, Error::Http(e) if matches!(e.status, 502..=504))
 }
 
 /// How a face reads a donation's answer, and the status of what it read.
@@ -39,17 +41,14 @@ pub(crate) struct Reader<D> {
 pub(crate) async fn wait_for_donation<D>(
     client: &Client,
     reference: &str,
-    timeout_ms: Option<f64>,
+    timeout: Option<Duration>,
     reader: Reader<D>,
     mut on_status: impl FnMut(&str, &D),
     signal: Option<&AbortSignal>,
 ) -> Result<D, Error> {
     validate::path_segment("reference", reference)?;
-    let timeout = timeout_ms.unwrap_or(DEFAULT_WAIT_MS);
-    if !(timeout.is_finite() && timeout >= 0.0) {
-        return Err(Error::invalid("timeoutMs", "expected a positive number"));
-    }
-    let deadline = now_ms() + timeout;
+    let timeout = timeout.unwrap_or(DEFAULT_WAIT);
+    let deadline = now_ms() + timeout.as_secs_f64() * 1000.0;
     let mut seen: Option<String> = None;
     let mut attempt = 0;
     loop {
@@ -94,10 +93,11 @@ impl Client {
     /// ```no_run
     /// # async fn run(client: fundraising_client::Client) -> Result<(), fundraising_client::Error> {
     /// use fundraising_client::WaitOptions;
-    /// let options = WaitOptions::default().on_status(|d| println!("now {}", d.status.as_str()));
+    /// let options = WaitOptions::default().on_status(|d| show(d.status.as_str()));
     /// let donation = client.wait_for_donation("my-reference", options).await?;
-    /// println!("{} {}", donation.status.as_str(), donation.amount);
+    /// show(&donation.amount);
     /// # Ok(()) }
+    /// # fn show(_: &str) {}
     /// ```
     pub async fn wait_for_donation(
         &self,
@@ -109,7 +109,7 @@ impl Client {
         wait_for_donation(
             self,
             reference,
-            timeout.map(|t| t.as_secs_f64() * 1000.0),
+            timeout,
             Reader {
                 read: api::typed::<Donation>,
                 status: |d| d.status.as_str().to_owned(),

@@ -44,7 +44,7 @@ extern "C" {
 /// An answer's body parsed by the platform's `JSON.parse`.
 #[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]
 pub(crate) fn parse_body(body: &JsString) -> Result<JsValue, Error> {
-    parse_js(body).map_err(|_| Error::Decode("the answer is not JSON".into()))
+    parse_js(body).map_err(|_| Error::decode("the answer is not JSON"))
 }
 
 /// The service's error answer (`status`, `body`) by core's rules.

@@ -14,8 +14,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(10_000);
 ///
 /// `app_id` and `base_url` are enough for the four resource operations; sign-in also needs
 /// `auth_url`, `redirect_uri` and `companion_url`. Bad options are refused by
-/// [`Client::new`](crate::Client::new) with `invalid_argument`, naming the option by its
-/// JavaScript name (`baseUrl`, `timeoutMs`, ...), as the JS class does.
+/// [`Client::new`](crate::Client::new) with `invalid_argument`, naming the option
+/// (`base_url`, `timeout`, ...). Made with [`ClientOptions::new`] and the setters (options may
+/// be added in a minor version, so the struct cannot be written as a literal).
 ///
 /// ```
 /// use std::time::Duration;
@@ -29,6 +30,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(10_000);
 /// assert_eq!(options.scopes, ["fundraise", "offline_access"]);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ClientOptions {
     /// The application id: the `{appId}` segment of resource paths and sign-in's `client_id`.
     pub app_id: String,
@@ -98,27 +100,36 @@ impl ClientOptions {
 
     /// The request time limit in milliseconds, checked.
     pub(crate) fn timeout_ms(&self) -> Result<u32, Error> {
-        match self.timeout {
-            Some(timeout) => milliseconds(timeout.as_secs_f64() * 1000.0, "timeoutMs", false),
-            None => Ok(DEFAULT_TIMEOUT.as_millis() as u32),
+        let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT);
+        if timeout.is_zero() {
+            return Err(Error::invalid("timeout", "must be longer than zero"));
         }
+        Ok(millis(timeout))
     }
 }
 
-/// Milliseconds as a positive whole `u32` (at most `u32::MAX`); `invalid_argument` naming the
-/// option otherwise.
-pub(crate) fn milliseconds(ms: f64, name: &str, zero_allowed: bool) -> Result<u32, Error> {
-    if ms.is_finite() && (ms > 0.0 || (zero_allowed && ms == 0.0)) {
-        Ok(ms.min(f64::from(u32::MAX)) as u32)
+/// A duration in whole milliseconds (at least 1 for a non-zero one), at most `u32::MAX`.
+pub(crate) fn millis(duration: Duration) -> u32 {
+    let ms = u32::try_from(duration.as_millis()).unwrap_or(u32::MAX);
+    if ms == 0 && !duration.is_zero() {
+        1
     } else {
-        Err(Error::invalid(name, "expected a positive number"))
+        ms
     }
 }
 
 /// Options of a sign-in ([`Client::sign_in_with_popup`](crate::Client::sign_in_with_popup),
-/// [`Client::sign_in_with_redirect`](crate::Client::sign_in_with_redirect)).
+/// [`Client::sign_in_with_redirect`](crate::Client::sign_in_with_redirect)): `Default`, then
+/// the setters.
+///
+/// ```
+/// use fundraising_client::SignInOptions;
+/// let options = SignInOptions::default().prompt("login").login_hint("demo@example.org");
+/// assert_eq!(options.prompt.as_deref(), Some("login"));
+/// ```
 #[cfg(feature = "signin")]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SignInOptions {
     /// Scopes for this sign-in instead of the client's.
     pub scopes: Option<Vec<String>>,
@@ -135,16 +146,46 @@ pub struct SignInOptions {
 
 #[cfg(feature = "signin")]
 impl SignInOptions {
-    /// How long the pop-up may take in milliseconds, checked.
-    pub(crate) fn timeout_ms(&self) -> Result<Option<u32>, Error> {
-        self.timeout
-            .map(|t| milliseconds(t.as_secs_f64() * 1000.0, "timeoutMs", true))
-            .transpose()
+    /// Sets [`SignInOptions::scopes`].
+    pub fn scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Self {
+        self.scopes = Some(scopes.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets [`SignInOptions::prompt`].
+    pub fn prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.prompt = Some(prompt.into());
+        self
+    }
+
+    /// Sets [`SignInOptions::login_hint`].
+    pub fn login_hint(mut self, login_hint: impl Into<String>) -> Self {
+        self.login_hint = Some(login_hint.into());
+        self
+    }
+
+    /// Sets [`SignInOptions::return_path`].
+    pub fn return_path(mut self, return_path: impl Into<String>) -> Self {
+        self.return_path = Some(return_path.into());
+        self
+    }
+
+    /// Sets [`SignInOptions::timeout`].
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// How long the pop-up may take in milliseconds.
+    pub(crate) fn timeout_ms(&self) -> Option<u32> {
+        self.timeout.map(millis)
     }
 }
 
-/// Options of [`Client::wait_for_donation`](crate::Client::wait_for_donation).
+/// Options of [`Client::wait_for_donation`](crate::Client::wait_for_donation): `Default`,
+/// then the setters.
 #[derive(Default)]
+#[non_exhaustive]
 pub struct WaitOptions {
     /// How long to wait for a final status (default 10 minutes); then the wait ends with
     /// `timeout`.

@@ -34,16 +34,16 @@ pub(crate) struct Pages<T> {
 }
 
 impl<T> Pages<T> {
-    /// A walk from page 1; `invalid_argument` at once for a bad event id or page size.
+    /// A walk from page 1; `invalid_argument` at once for a bad page size.
     pub(crate) fn new(
         client: Client,
-        event_id: f64,
-        page_size: f64,
+        event_id: i32,
+        page_size: u32,
         read: ReadPage<T>,
     ) -> Result<Self, Error> {
         Ok(Pages {
             client,
-            event_id: validate::event_id(event_id)?,
+            event_id,
             page_size: validate::page_size(page_size)?,
             read,
             next_page: 1,
@@ -65,12 +65,7 @@ impl<T> Pages<T> {
             let page = self.next_page;
             let answer = self
                 .client
-                .event_pages_answer(
-                    f64::from(self.event_id),
-                    Some(f64::from(page)),
-                    Some(f64::from(self.page_size)),
-                    signal,
-                )
+                .event_pages_answer(self.event_id, Some(page), Some(self.page_size), signal)
                 .await?;
             let (count, total_pages) = (self.read)(&answer, &mut self.buffer)?;
             self.next_page = page + 1;
@@ -172,9 +167,10 @@ impl Client {
     /// use futures_util::StreamExt;
     /// let mut pages = client.event_pages_stream(1001, None)?;
     /// while let Some(page) = pages.next().await {
-    ///     println!("{}", page?.page_title);
+    ///     show(&page?.page_title);
     /// }
     /// # Ok(()) }
+    /// # fn show(_: &str) {}
     /// ```
     pub fn event_pages_stream(
         &self,
@@ -183,8 +179,8 @@ impl Client {
     ) -> Result<PageStream, Error> {
         let pages = Pages::new(
             self.clone(),
-            f64::from(event_id),
-            f64::from(page_size.unwrap_or(DEFAULT_PAGE_SIZE)),
+            event_id,
+            page_size.unwrap_or(DEFAULT_PAGE_SIZE),
             typed_page,
         )?;
         Ok(PageStream {

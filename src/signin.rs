@@ -1,10 +1,12 @@
-//! Sign-in on the typed client: pop-up, redirect, callback, session, access token, sign-out,
-//! and session changes.
+//! Sign-in on the typed client: the restore when a page starts, pop-up, redirect, callback,
+//! the session state, access token, sign-out, and session changes.
 
 use std::future::Future;
 use std::rc::Rc;
 
-use crate::auth::{PopupSignIn, Session, SessionChange, Subscription};
+use crate::auth::{
+    PopupSignIn, Session, SessionChange, SessionChanges, SessionState, Subscription,
+};
 use crate::options::SignInOptions;
 use crate::{Client, Error};
 
@@ -54,8 +56,9 @@ impl Client {
         pending: &PopupSignIn,
         options: &SignInOptions,
     ) -> Result<Session, Error> {
-        let timeout_ms = options.timeout_ms()?;
-        self.auth().finish_popup(pending, timeout_ms, None).await
+        self.auth()
+            .finish_popup(pending, options.timeout_ms(), None)
+            .await
     }
 
     /// Signs in by navigating this window to the identity server. The home page then calls
@@ -78,12 +81,43 @@ impl Client {
         self.auth().prepare_redirect(options, return_path)
     }
 
-    /// On the home page: finishes a sign-in. In a pop-up it hands the callback to the opener
-    /// and closes (`Ok(None)`); after a redirect it redeems the code and returns the session;
-    /// `Ok(None)` when `url` (default: the current address) is no sign-in callback. Removes
-    /// `code` and `state` from the address bar.
+    /// When a page starts: finishes the sign-in if this page is its callback (in the sign-in
+    /// pop-up, hands it to the opener, which closes the pop-up), or else asks the companion
+    /// once whether it holds a session for this browser: in token-mediating mode the session
+    /// comes back with a fresh access token, in BFF mode with its profile and expiry and no
+    /// token. Afterwards [`Client::session_state`] is known (signed in or signed out), whatever
+    /// happened; a refused callback or a companion that cannot be reached is returned as the
+    /// error, the page then signed out. With no companion configured it asks nothing.
+    /// Concurrent calls share one restore, and once the state is known it asks nothing more.
+    ///
+    /// ```no_run
+    /// # async fn run(client: fundraising_client::Client) {
+    /// match client.restore_session().await {
+    ///     Ok(Some(session)) => log(&format!("welcome back {}", session.profile.sub)),
+    ///     Ok(None) => log("signed out"),
+    ///     Err(e) => log(&format!("signed out: {e} ({})", e.code())),
+    /// }
+    /// # }
+    /// # fn log(_: &str) {}
+    /// ```
+    pub async fn restore_session(&self) -> Result<Option<Session>, Error> {
+        self.auth().restore().await
+    }
+
+    /// On the home page: finishes a sign-in, and only that ([`Client::restore_session`] also
+    /// restores a session when the page is no callback). In a pop-up it hands the callback to
+    /// the opener and closes (`Ok(None)`); after a redirect it redeems the code and returns
+    /// the session; `Ok(None)` when `url` (default: the current address) is no sign-in
+    /// callback. Removes `code` and `state` from the address bar.
     pub async fn handle_callback(&self, url: Option<&str>) -> Result<Option<Session>, Error> {
         self.auth().handle_callback(url.map(str::to_owned)).await
+    }
+
+    /// Where the page stands with the session: [`SessionState::Unknown`] until
+    /// [`Client::restore_session`] has finished (with no companion configured, signed out from
+    /// the start), then signed in or signed out.
+    pub fn session_state(&self) -> SessionState {
+        self.auth().state()
     }
 
     /// The current session, if signed in.
@@ -115,22 +149,41 @@ impl Client {
         self.auth().sign_out().await
     }
 
-    /// Calls `listener` on every change of the session: sign-in, refresh, sign-out (here or in
-    /// another tab of this origin) and a session the companion no longer holds. Dropping the
-    /// returned [`Subscription`] unsubscribes.
+    /// Calls `listener` on every change of the session state: the restore, sign-in, refresh,
+    /// sign-out (here or in another tab of this origin) and a session the companion no longer
+    /// holds. Dropping the returned [`Subscription`] unsubscribes.
     ///
     /// ```no_run
     /// # fn run(client: fundraising_client::Client) {
     /// let subscription = client.on_session_change(|change| {
-    ///     let who = change.session.as_ref().and_then(|s| s.profile.name.clone());
-    ///     println!("{}: {who:?}", change.reason.as_str());
+    ///     let who = change.session().and_then(|s| s.profile.name.clone());
+    ///     log(&format!("{}: {who:?}", change.reason.as_str()));
     /// });
     /// // ... keep `subscription` as long as the page shows the session.
     /// # drop(subscription);
     /// # }
+    /// # fn log(_: &str) {}
     /// ```
     pub fn on_session_change(&self, listener: impl Fn(&SessionChange) + 'static) -> Subscription {
         Subscription::new(self.auth().events(), Rc::new(listener))
+    }
+
+    /// Every change of the session state from now on, as a `Stream` (the same changes as
+    /// [`Client::on_session_change`]). Dropping the stream unsubscribes; it ends when the
+    /// client is dropped.
+    ///
+    /// ```no_run
+    /// # async fn run(client: fundraising_client::Client) {
+    /// use futures_util::StreamExt;
+    /// let mut changes = client.session_changes();
+    /// while let Some(change) = changes.next().await {
+    ///     show(&change.state);
+    /// }
+    /// # }
+    /// # fn show(_: &fundraising_client::SessionState) {}
+    /// ```
+    pub fn session_changes(&self) -> SessionChanges {
+        SessionChanges::new(self.auth().events())
     }
 }
 

@@ -114,6 +114,12 @@ fn the_constructor_throws_fundraising_errors_naming_the_option() {
     assert_eq!(invalid, "invalid_argument");
     assert!(status.is_null());
     assert!(message.contains("appId"), "{message}");
+    // The engine's checks, too, name the options as JavaScript writes them.
+    let relative = js_client(&[("appId", "demo-app".into()), ("baseUrl", "/api".into())])
+        .err()
+        .expect("relative baseUrl");
+    let (_, _, message) = error_parts(&relative);
+    assert_eq!(message, "invalid baseUrl: must be an absolute URL");
     for (what, fields) in [
         ("no baseUrl", vec![("appId", "demo-app".into())]),
         (
@@ -496,6 +502,66 @@ async fn sign_in_session_token_events_and_sign_out() {
     assert!(client.session().is_null());
     assert_eq!(*heard.borrow(), 0);
     assert!(wait(client.get_access_token(None)).await.unwrap().is_null());
+}
+
+#[cfg(feature = "signin")]
+#[wasm_bindgen_test]
+async fn restore_session_and_the_session_state() {
+    // Without a companion: signed out from the start, and nothing to restore.
+    let plain = resource_client(BASE_URL);
+    assert_eq!(plain.session_state(), "signedOut");
+    assert!(wait(plain.restore_session()).await.unwrap().is_null());
+
+    wait(js_signing_client().sign_out()).await.unwrap();
+    let client = js_signing_client();
+    assert_eq!(client.session_state(), "unknown");
+    let (changed, listener) = next_change(&client);
+    assert!(wait(client.restore_session()).await.unwrap().is_null());
+    assert_eq!(client.session_state(), "signedOut");
+    let detail = field(&wait(changed).await.unwrap(), "detail");
+    assert_eq!(text(&detail, "reason"), "restore");
+    assert_eq!(text(&detail, "state"), "signedOut");
+    assert!(field(&detail, "session").is_null());
+    client.remove_event_listener("sessionchange", &listener);
+
+    let authorize = signing_client()
+        .prepare_redirect(&Default::default())
+        .unwrap();
+    let callback = mint(&authorize, "allow").await;
+    let (changed, listener) = next_change(&client);
+    wait(client.handle_callback(Some(callback))).await.unwrap();
+    let detail = field(&wait(changed).await.unwrap(), "detail");
+    assert_eq!(text(&detail, "state"), "signedIn");
+    assert_eq!(client.session_state(), "signedIn");
+    client.remove_event_listener("sessionchange", &listener);
+
+    // The page again: the session comes back with a fresh token.
+    let reloaded = js_signing_client();
+    assert_eq!(reloaded.session_state(), "unknown");
+    let session = wait(reloaded.restore_session()).await.expect("restored");
+    assert_ne!(
+        text(&session, "accessToken"),
+        text(&client.session(), "accessToken")
+    );
+    assert_eq!(text(&reloaded.session(), "profile.name"), "Demo Fundraiser");
+    assert_eq!(reloaded.session_state(), "signedIn");
+    wait(reloaded.sign_out()).await.unwrap();
+    assert_eq!(reloaded.session_state(), "signedOut");
+
+    // A companion that cannot be reached: signed out, and the reason.
+    let unreachable = js_client(&[
+        ("appId", APP_ID.into()),
+        ("baseUrl", BASE_URL.into()),
+        ("authUrl", AUTH_URL.into()),
+        ("redirectUri", [COMPANION_URL, "/"].concat().into()),
+        ("companionUrl", "http://127.0.0.1:9".into()),
+    ])
+    .unwrap();
+    assert_eq!(
+        code(wait(unreachable.restore_session()).await),
+        "network_error"
+    );
+    assert_eq!(unreachable.session_state(), "signedOut");
 }
 
 #[wasm_bindgen_test]

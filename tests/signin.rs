@@ -333,10 +333,7 @@ async fn sign_in_without_configuration_is_invalid_argument() {
         .unwrap_err();
     assert_eq!(e.code(), code::INVALID_ARGUMENT);
     // Unknown and unavailable scopes are refused before anything opens.
-    let options = SignInOptions {
-        scopes: Some(vec!["social".into()]),
-        ..Default::default()
-    };
+    let options = SignInOptions::default().scopes(["social"]);
     assert_eq!(
         signing_client()
             .prepare_redirect(&options)
@@ -375,7 +372,7 @@ async fn session_changes_are_told_and_a_sign_out_reaches_the_other_tab() {
         let changes = changes.borrow();
         assert_eq!(changes.len(), 1);
         assert_eq!(changes[0].reason, Reason::SignIn);
-        let session = changes[0].session.as_ref().expect("the session");
+        let session = changes[0].session().expect("the session");
         assert_eq!(session.profile.name.as_deref(), Some("Demo Fundraiser"));
     }
 
@@ -392,7 +389,7 @@ async fn session_changes_are_told_and_a_sign_out_reaches_the_other_tab() {
     // A sign-out here signs the other tab out.
     here.sign_out().await.expect("signed out");
     assert_eq!(changes.borrow().last().unwrap().reason, Reason::SignOut);
-    assert_eq!(changes.borrow().last().unwrap().session, None);
+    assert_eq!(changes.borrow().last().unwrap().session(), None);
     until(10_000.0, "the other tab was not signed out", || async {
         other_changes.borrow().last().unwrap().reason == Reason::SignOut
     })

@@ -115,11 +115,13 @@ impl From<fundraising_core::Error> for Error {
         match error {
             fundraising_core::Error::InvalidArgument { field, message } => {
                 // The verifier's rule is RFC 7636's; the companion has always said so.
-                let source = if field == "codeVerifier" {
+                let source = if field == "code_verifier" {
                     " (RFC 7636)"
                 } else {
                     ""
                 };
+                // The body's members by their JSON names (`codeVerifier`).
+                let field = fundraising_core::encoding::camel_case(&field);
                 Error::InvalidRequest(format!("{field} {message}{source}"))
             }
             other => Error::InvalidRequest(other.to_string()),

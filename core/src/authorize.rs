@@ -117,15 +117,15 @@ impl AuthorizeRequest {
         let auth_url = self.auth_url.trim().trim_end_matches('/');
         if !is_http_url(auth_url) || auth_url.contains(['?', '#']) {
             return Err(Error::invalid_argument(
-                "authUrl",
+                "auth_url",
                 "must be an absolute http(s) address without query or fragment",
             ));
         }
-        let client_id = required("clientId", &self.client_id)?;
+        let client_id = required("client_id", &self.client_id)?;
         let redirect_uri = self.redirect_uri.trim();
         if !is_http_url(redirect_uri) || redirect_uri.contains('#') {
             return Err(Error::invalid_argument(
-                "redirectUri",
+                "redirect_uri",
                 "must be an absolute http(s) address without fragment",
             ));
         }
@@ -149,7 +149,7 @@ impl AuthorizeRequest {
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
             if !valid {
                 return Err(Error::invalid_argument(
-                    "codeChallenge",
+                    "code_challenge",
                     "must be an S256 challenge: 43 base64url characters",
                 ));
             }
@@ -172,7 +172,7 @@ impl AuthorizeRequest {
             params.push(("prompt", prompt));
         }
         if let Some(hint) = &self.login_hint {
-            params.push(("login_hint", required("loginHint", hint)?));
+            params.push(("login_hint", required("login_hint", hint)?));
         }
 
         let mut url = [auth_url, "/connect/authorize"].concat();
@@ -325,42 +325,42 @@ mod tests {
                     client_id: "".into(),
                     ..request()
                 },
-                "clientId",
+                "client_id",
             ),
             (
                 AuthorizeRequest {
                     redirect_uri: "/home".into(),
                     ..request()
                 },
-                "redirectUri",
+                "redirect_uri",
             ),
             (
                 AuthorizeRequest {
                     redirect_uri: "http://a/#x".into(),
                     ..request()
                 },
-                "redirectUri",
+                "redirect_uri",
             ),
             (
                 AuthorizeRequest {
                     redirect_uri: "javascript:alert(1)".into(),
                     ..request()
                 },
-                "redirectUri",
+                "redirect_uri",
             ),
             (
                 AuthorizeRequest {
                     auth_url: "identity.example".into(),
                     ..request()
                 },
-                "authUrl",
+                "auth_url",
             ),
             (
                 AuthorizeRequest {
                     auth_url: "http://i/?a=b".into(),
                     ..request()
                 },
-                "authUrl",
+                "auth_url",
             ),
             (
                 AuthorizeRequest {
@@ -374,7 +374,7 @@ mod tests {
                     code_challenge: Some("short".into()),
                     ..request()
                 },
-                "codeChallenge",
+                "code_challenge",
             ),
             (
                 AuthorizeRequest {
@@ -388,7 +388,7 @@ mod tests {
                     login_hint: Some("".into()),
                     ..request()
                 },
-                "loginHint",
+                "login_hint",
             ),
         ];
         for (req, field) in cases {

@@ -102,7 +102,7 @@ impl TokenRequest {
             || !is_absolute_http_url(&self.redirect_uri)
         {
             return Err(Error::invalid_argument(
-                "redirectUri",
+                "redirect_uri",
                 "must be an absolute http or https address",
             ));
         }
@@ -112,6 +112,7 @@ impl TokenRequest {
 
 /// Who signed in, from the validated id_token.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Record, crate::shape::TypeScript)]
+#[non_exhaustive]
 pub struct Profile {
     /// The user's stable identifier (`sub`).
     pub sub: String,
@@ -119,6 +120,29 @@ pub struct Profile {
     pub name: Option<String>,
     /// E-mail address, when the `email` scope was granted.
     pub email: Option<String>,
+}
+
+impl Profile {
+    /// The profile of the user `sub`, with neither name nor e-mail address.
+    pub fn new(sub: impl Into<String>) -> Self {
+        Profile {
+            sub: sub.into(),
+            name: None,
+            email: None,
+        }
+    }
+
+    /// Sets [`Profile::name`].
+    pub fn name(mut self, name: Option<String>) -> Self {
+        self.name = name;
+        self
+    }
+
+    /// Sets [`Profile::email`].
+    pub fn email(mut self, email: Option<String>) -> Self {
+        self.email = email;
+        self
+    }
 }
 
 /// The answer of `POST /auth/token` and `POST /auth/refresh`.
@@ -159,14 +183,37 @@ impl fmt::Debug for TokenAnswer {
     }
 }
 
-/// The answer of `GET /auth/session`: whether a refreshable session exists. Never a token.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SessionState {
+/// The answer of `GET /auth/session`: whether the companion holds a session for this browser,
+/// and whose. Never a token. In BFF mode it also carries what a page shows of the session
+/// (the access token's expiry and the scope); in token-mediating mode the page gets those
+/// with a fresh access token from `POST /auth/refresh`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Record)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionStatus {
     /// True when the companion holds a session for this browser.
     pub active: bool,
     /// Who is signed in, when active.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
+    /// BFF mode: when the access token the companion holds expires, milliseconds since the
+    /// Unix epoch (the companion refreshes it before use).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+    /// BFF mode: the scope granted, space-separated, when the identity server said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+}
+
+impl SessionStatus {
+    /// No session.
+    pub fn inactive() -> Self {
+        SessionStatus {
+            active: false,
+            profile: None,
+            expires_at: None,
+            scope: None,
+        }
+    }
 }
 
 /// The companion's error answer: a stable machine-readable `error` code and a message.
@@ -202,21 +249,21 @@ mod tests {
             (|r| r.code.clear(), "code"),
             (|r| r.code = "x".repeat(4097), "code"),
             (|r| r.code = "a\nb".into(), "code"),
-            (|r| r.code_verifier = "a".repeat(42), "codeVerifier"),
-            (|r| r.code_verifier = "a".repeat(129), "codeVerifier"),
+            (|r| r.code_verifier = "a".repeat(42), "code_verifier"),
+            (|r| r.code_verifier = "a".repeat(129), "code_verifier"),
             (
                 |r| r.code_verifier = format!("{}!", "a".repeat(43)),
-                "codeVerifier",
+                "code_verifier",
             ),
             (|r| r.nonce.clear(), "nonce"),
             (|r| r.nonce = "n".repeat(513), "nonce"),
-            (|r| r.redirect_uri = "/relative".into(), "redirectUri"),
-            (|r| r.redirect_uri = "ftp://host/".into(), "redirectUri"),
-            (|r| r.redirect_uri = "http:///path".into(), "redirectUri"),
-            (|r| r.redirect_uri = "http://a b/".into(), "redirectUri"),
+            (|r| r.redirect_uri = "/relative".into(), "redirect_uri"),
+            (|r| r.redirect_uri = "ftp://host/".into(), "redirect_uri"),
+            (|r| r.redirect_uri = "http:///path".into(), "redirect_uri"),
+            (|r| r.redirect_uri = "http://a b/".into(), "redirect_uri"),
             (
                 |r| r.redirect_uri = format!("http://h/{}", "p".repeat(2048)),
-                "redirectUri",
+                "redirect_uri",
             ),
         ];
         for (change, field) in cases {
@@ -273,12 +320,23 @@ mod tests {
         );
         let back: TokenAnswer = serde_json::from_value(json).unwrap();
         assert_eq!(back, answer);
-        let inactive = serde_json::to_string(&SessionState {
-            active: false,
-            profile: None,
-        })
-        .unwrap();
+        let inactive = serde_json::to_string(&SessionStatus::inactive()).unwrap();
         assert_eq!(inactive, r#"{"active":false}"#);
+        let bff = SessionStatus {
+            active: true,
+            profile: Some(Profile::new("u1")),
+            expires_at: Some(1_700_000_000_000),
+            scope: Some("openid profile".into()),
+        };
+        let json = serde_json::to_value(&bff).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "active": true, "profile": {"sub": "u1", "name": null, "email": null},
+                "expiresAt": 1_700_000_000_000i64, "scope": "openid profile"
+            })
+        );
+        assert_eq!(serde_json::from_value::<SessionStatus>(json).unwrap(), bff);
         let request: TokenRequest = serde_json::from_str(
             r#"{"code":"c","codeVerifier":"v","nonce":"n","redirectUri":"http://h/"}"#,
         )

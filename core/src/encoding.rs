@@ -1,6 +1,6 @@
 //! Small encoders the URL and PKCE rules need, hand-rolled to keep the wasm build small:
 //! form (query) percent-encoding and decoding, path-segment encoding, unpadded base64url,
-//! decimal integers.
+//! decimal integers, and Rust names as JSON names.
 
 /// True for RFC 3986 unreserved characters, which are never encoded.
 fn unreserved(b: u8) -> bool {
@@ -19,6 +19,31 @@ fn encode(s: &str, space_as_plus: bool) -> String {
             out.push('%');
             out.push(char::from(HEX[usize::from(b >> 4)]));
             out.push(char::from(HEX[usize::from(b & 0x0f)]));
+        }
+    }
+    out
+}
+
+/// A Rust field name (`snake_case`) as the service's JSON and the JavaScript API name it
+/// (`camelCase`), the mapping of the models' `#[serde(rename_all = "camelCase")]`.
+///
+/// ```
+/// use fundraising_core::encoding::camel_case;
+/// assert_eq!(camel_case("page_size"), "pageSize");
+/// assert_eq!(camel_case("base_url"), "baseUrl");
+/// assert_eq!(camel_case("name"), "name");
+/// ```
+pub fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = !out.is_empty();
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
         }
     }
     out

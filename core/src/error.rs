@@ -3,7 +3,7 @@
 use crate::service_error::ServiceError;
 
 /// Every failure of the pure rules. [`Error::code`] gives a stable code JS can branch on.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     /// A date that is not of the form `\/Date(<ms>[±hhmm])\/`; `input` quotes what was given.
     #[error("invalid date {}: expected \\/Date(<milliseconds>[+-hhmm])\\/", Quoted(.input))]
@@ -11,16 +11,18 @@ pub enum Error {
         /// The rejected text (cut to 200 characters).
         input: String,
     },
-    /// A JSON document that does not have the expected shape.
-    #[error("cannot decode the response: {message}")]
+    /// A JSON document that does not have the expected shape. The message says where and
+    /// why (`Donation.id: missing`); the caller says which document.
+    #[error("{message}")]
     Decode {
         /// What serde reported.
         message: String,
     },
-    /// A caller-supplied value breaks a rule (page, pageSize, event fields, URL parts, ...).
+    /// A caller-supplied value breaks a rule (page, page size, event fields, URL parts, ...).
     #[error("invalid {field}: {message}")]
     InvalidArgument {
-        /// The name of the offending argument, as the JS caller knows it (e.g. `pageSize`).
+        /// The name of the offending argument: its Rust name (e.g. `page_size`), or its JSON
+        /// name after [`Error::with_wire_names`] (e.g. `pageSize`).
         field: String,
         /// Why it was refused.
         message: String,
@@ -88,6 +90,25 @@ impl Error {
         Error::InvalidArgument {
             field: field.to_owned(),
             message: message.into(),
+        }
+    }
+
+    /// The error with the argument it names written as the service's JSON and the
+    /// JavaScript API write it (`page_size` becomes `pageSize`): for faces that speak JSON.
+    ///
+    /// ```
+    /// use fundraising_core::validate;
+    /// let e = validate::page_size(101).unwrap_err();
+    /// assert!(e.to_string().starts_with("invalid page_size: "));
+    /// assert!(e.with_wire_names().to_string().starts_with("invalid pageSize: "));
+    /// ```
+    pub fn with_wire_names(self) -> Self {
+        match self {
+            Error::InvalidArgument { field, message } => Error::InvalidArgument {
+                field: crate::encoding::camel_case(&field),
+                message,
+            },
+            other => other,
         }
     }
 

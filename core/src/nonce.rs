@@ -13,7 +13,7 @@ use crate::Error;
 pub fn guid_from_bytes(bytes: &[u8]) -> Result<String, Error> {
     let mut b: [u8; 16] = bytes.try_into().map_err(|_| {
         Error::invalid_argument(
-            "randomBytes",
+            "random_bytes",
             [
                 "a GUID needs exactly 16 random bytes, got ",
                 &decimal(bytes.len() as u64),
@@ -42,7 +42,7 @@ pub const MIN_STATE_BYTES: usize = 16;
 pub fn state_from_bytes(bytes: &[u8]) -> Result<String, Error> {
     if bytes.len() < MIN_STATE_BYTES {
         return Err(Error::invalid_argument(
-            "randomBytes",
+            "random_bytes",
             [
                 "a state needs at least ",
                 &decimal(MIN_STATE_BYTES as u64),

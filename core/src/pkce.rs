@@ -33,7 +33,7 @@ impl CodeVerifier {
             Ok(CodeVerifier(verifier))
         } else {
             Err(Error::invalid_argument(
-                "codeVerifier",
+                "code_verifier",
                 "must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~",
             ))
         }
@@ -71,7 +71,7 @@ impl Pkce {
     pub fn from_random(bytes: &[u8]) -> Result<Self, Error> {
         if !(MIN_RANDOM_BYTES..=MAX_RANDOM_BYTES).contains(&bytes.len()) {
             return Err(Error::invalid_argument(
-                "randomBytes",
+                "random_bytes",
                 [
                     "PKCE needs ",
                     &decimal(MIN_RANDOM_BYTES as u64),

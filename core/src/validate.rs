@@ -1,8 +1,13 @@
 //! Validation of caller input before a request is made (and by the sandbox on arrival).
-//! Numbers are taken as `f64`, the type JS numbers arrive as; non-integers are refused.
+//!
+//! Errors name the value by its Rust name (`page_size`, `event_type`); a face that speaks
+//! JSON or JavaScript names it as they do with [`Error::with_wire_names`]. Numbers that
+//! arrive untyped (JS numbers, query strings) are checked by [`number`].
 
 use crate::encoding::{decimal, signed_decimal};
 use crate::model::Event;
+use std::ops::RangeInclusive;
+
 use crate::{Error, ServiceDate};
 
 /// The largest `pageSize` the service allows.
@@ -41,45 +46,71 @@ fn number_text(value: f64) -> String {
     text
 }
 
-/// An integer in `min..=max`, or [`Error::InvalidArgument`] naming `field`.
-fn integer_in(field: &str, value: f64, min: i64, max: i64) -> Result<i64, Error> {
-    if !value.is_finite() || value.fract() != 0.0 {
-        return Err(Error::invalid_argument(
-            field,
-            ["must be a whole number, got ", &number_text(value)].concat(),
-        ));
+/// The page numbers the service takes: from 1 (the first page) up to `i32::MAX`.
+pub const PAGE: RangeInclusive<i64> = 1..=i32::MAX as i64;
+/// The page sizes the service takes: 1 to [`MAX_PAGE_SIZE`].
+pub const PAGE_SIZE: RangeInclusive<i64> = 1..=MAX_PAGE_SIZE as i64;
+/// The event ids the service takes: any signed 32-bit integer.
+pub const EVENT_ID: RangeInclusive<i64> = i32::MIN as i64..=i32::MAX as i64;
+
+/// The page number: at least 1 (and at most `i32::MAX`). Errors name `page`.
+pub fn page(value: u32) -> Result<u32, Error> {
+    // One rule for typed and untyped values: every `u32` is exact in `f64`.
+    number::page(f64::from(value))
+}
+
+/// The page size: 1 to [`MAX_PAGE_SIZE`]. Errors name `page_size`.
+pub fn page_size(value: u32) -> Result<u32, Error> {
+    number::page_size(f64::from(value))
+}
+
+/// The rules above for numbers that arrive untyped, as JSON, JavaScript and query strings
+/// carry them (`f64`): a non-integer is refused as well as a value out of range.
+pub mod number {
+    use super::{number_text, signed_decimal, RangeInclusive, EVENT_ID, PAGE, PAGE_SIZE};
+    use crate::Error;
+
+    /// A whole number in `range`, or [`Error::InvalidArgument`] naming `field`.
+    pub fn integer(field: &str, value: f64, range: &RangeInclusive<i64>) -> Result<i64, Error> {
+        if !value.is_finite() || value.fract() != 0.0 {
+            return Err(Error::invalid_argument(
+                field,
+                ["must be a whole number, got ", &number_text(value)].concat(),
+            ));
+        }
+        // Every bound of these ranges is exact in f64.
+        if value < *range.start() as f64 || value > *range.end() as f64 {
+            return Err(Error::invalid_argument(
+                field,
+                [
+                    "must be between ",
+                    &signed_decimal(*range.start()),
+                    " and ",
+                    &signed_decimal(*range.end()),
+                    ", got ",
+                    &number_text(value),
+                ]
+                .concat(),
+            ));
+        }
+        Ok(value as i64)
     }
-    // Every integer of i32 range, and these bounds, are exact in f64.
-    if value < min as f64 || value > max as f64 {
-        return Err(Error::invalid_argument(
-            field,
-            [
-                "must be between ",
-                &signed_decimal(min),
-                " and ",
-                &signed_decimal(max),
-                ", got ",
-                &number_text(value),
-            ]
-            .concat(),
-        ));
+
+    /// [`page`](super::page) of a number. Errors name `page`.
+    pub fn page(value: f64) -> Result<u32, Error> {
+        integer("page", value, &PAGE).map(|v| v as u32)
     }
-    Ok(value as i64)
-}
 
-/// The page number: a whole number ≥ 1 (and at most `i32::MAX`).
-pub fn page(value: f64) -> Result<u32, Error> {
-    integer_in("page", value, 1, i64::from(i32::MAX)).map(|v| v as u32)
-}
+    /// [`page_size`](super::page_size) of a number. Errors name `page_size`.
+    pub fn page_size(value: f64) -> Result<u32, Error> {
+        integer("page_size", value, &PAGE_SIZE).map(|v| v as u32)
+    }
 
-/// The page size: a whole number from 1 to [`MAX_PAGE_SIZE`].
-pub fn page_size(value: f64) -> Result<u32, Error> {
-    integer_in("pageSize", value, 1, i64::from(MAX_PAGE_SIZE)).map(|v| v as u32)
-}
-
-/// An event id: a whole number that fits a signed 32-bit integer.
-pub fn event_id(value: f64) -> Result<i32, Error> {
-    integer_in("eventId", value, i64::from(i32::MIN), i64::from(i32::MAX)).map(|v| v as i32)
+    /// An event id of a number: a whole number that fits a signed 32-bit integer. Errors
+    /// name `event_id`.
+    pub fn event_id(value: f64) -> Result<i32, Error> {
+        integer("event_id", value, &EVENT_ID).map(|v| v as i32)
+    }
 }
 
 /// Reads a number from text (e.g. a query-string value), for the checks above.
@@ -106,19 +137,20 @@ pub fn path_segment(field: &str, value: &str) -> Result<(), Error> {
     }
 }
 
-/// An event to create: `name` and `eventType` not blank; `startDate` ≤ `completionDate` ≤
-/// `expiryDate` for the dates given (`startDate` ≤ `expiryDate` too when `completionDate` is absent).
+/// An event to create: `name` and `event_type` not blank; `start_date` ≤ `completion_date` ≤
+/// `expiry_date` for the dates given (`start_date` ≤ `expiry_date` too when `completion_date`
+/// is absent).
 pub fn event(event: &Event) -> Result<(), Error> {
     if event.name.trim().is_empty() {
         return Err(Error::invalid_argument("name", "must not be empty"));
     }
     if event.event_type.as_str().trim().is_empty() {
-        return Err(Error::invalid_argument("eventType", "must not be empty"));
+        return Err(Error::invalid_argument("event_type", "must not be empty"));
     }
     let order: [(&str, Option<ServiceDate>); 3] = [
-        ("startDate", event.start_date),
-        ("completionDate", event.completion_date),
-        ("expiryDate", event.expiry_date),
+        ("start_date", event.start_date),
+        ("completion_date", event.completion_date),
+        ("expiry_date", event.expiry_date),
     ];
     for (i, (earlier_name, earlier)) in order.iter().enumerate() {
         for (later_name, later) in &order[i + 1..] {
@@ -166,37 +198,59 @@ mod tests {
         ] {
             assert_eq!(number_text(value), text, "{value}");
         }
-        let err = page(1.5).unwrap_err().to_string();
+        let err = number::page(1.5).unwrap_err().to_string();
         assert_eq!(err, "invalid page: must be a whole number, got 1.5");
-        let err = event_id(-3_000_000_000.0).unwrap_err().to_string();
+        let err = number::event_id(-3_000_000_000.0).unwrap_err().to_string();
         assert_eq!(
             err,
+            "invalid event_id: must be between -2147483648 and 2147483647, got -3000000000"
+        );
+        let err = number::event_id(-3_000_000_000.0).unwrap_err();
+        assert_eq!(
+            err.with_wire_names().to_string(),
             "invalid eventId: must be between -2147483648 and 2147483647, got -3000000000"
         );
     }
 
     #[test]
     fn page_and_page_size() {
-        assert_eq!(page(1.0).unwrap(), 1);
-        assert_eq!(page(2_147_483_647.0).unwrap(), i32::MAX as u32);
+        assert_eq!(number::page(1.0).unwrap(), 1);
+        assert_eq!(number::page(2_147_483_647.0).unwrap(), i32::MAX as u32);
         for bad in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY, 2_147_483_648.0] {
-            assert_eq!(field_of(page(bad)), "page", "{bad}");
+            assert_eq!(field_of(number::page(bad)), "page", "{bad}");
         }
-        assert_eq!(page_size(1.0).unwrap(), 1);
-        assert_eq!(page_size(100.0).unwrap(), 100);
+        assert_eq!(number::page_size(1.0).unwrap(), 1);
+        assert_eq!(number::page_size(100.0).unwrap(), 100);
         for bad in [0.0, 101.0, 50.5, -3.0, f64::NAN] {
-            assert_eq!(field_of(page_size(bad)), "pageSize", "{bad}");
+            assert_eq!(field_of(number::page_size(bad)), "page_size", "{bad}");
         }
-        let err = page_size(101.0).unwrap_err();
+        let err = number::page_size(101.0).unwrap_err();
         assert_eq!(err.code(), "invalid_argument");
         assert!(err.to_string().contains("between 1 and 100"), "{err}");
     }
 
     #[test]
+    fn typed_values_follow_the_same_rules_with_the_same_messages() {
+        assert_eq!(page(1).unwrap(), 1);
+        assert_eq!(page(i32::MAX as u32).unwrap(), i32::MAX as u32);
+        assert_eq!(field_of(page(0)), "page");
+        assert_eq!(field_of(page(i32::MAX as u32 + 1)), "page");
+        assert_eq!(page_size(100).unwrap(), 100);
+        for bad in [0, 101, u32::MAX] {
+            assert_eq!(field_of(page_size(bad)), "page_size", "{bad}");
+        }
+        for value in [0u32, 1, 7, 100, 101, 5000] {
+            let typed = page_size(value).map_err(|e| e.to_string());
+            let untyped = number::page_size(f64::from(value)).map_err(|e| e.to_string());
+            assert_eq!(typed, untyped, "{value}");
+        }
+    }
+
+    #[test]
     fn event_ids_fit_32_bits() {
-        assert_eq!(event_id(2_147_483_647.0).unwrap(), i32::MAX);
-        assert_eq!(event_id(-2_147_483_648.0).unwrap(), i32::MIN);
-        assert_eq!(event_id(42.0).unwrap(), 42);
+        assert_eq!(number::event_id(2_147_483_647.0).unwrap(), i32::MAX);
+        assert_eq!(number::event_id(-2_147_483_648.0).unwrap(), i32::MIN);
+        assert_eq!(number::event_id(42.0).unwrap(), 42);
         for bad in [
             2_147_483_648.0,
             -2_147_483_649.0,
@@ -204,7 +258,7 @@ mod tests {
             0.1,
             f64::NEG_INFINITY,
         ] {
-            assert_eq!(field_of(event_id(bad)), "eventId", "{bad}");
+            assert_eq!(field_of(number::event_id(bad)), "event_id", "{bad}");
         }
     }
 
@@ -213,7 +267,7 @@ mod tests {
         assert_eq!(parse_number("page", " 3 ").unwrap(), 3.0);
         assert_eq!(field_of(parse_number("page", "three")), "page");
         assert_eq!(field_of(parse_number("page", "NaN")), "page");
-        assert_eq!(field_of(path_segment("shortName", "  ")), "shortName");
+        assert_eq!(field_of(path_segment("short_name", "  ")), "short_name");
         assert!(path_segment("shortName", "x").is_ok());
     }
 
@@ -258,28 +312,28 @@ mod tests {
                     event_type: EventType::default(),
                     ..good()
                 },
-                "eventType",
+                "event_type",
             ),
             (
                 Event {
                     event_type: " ".into(),
                     ..good()
                 },
-                "eventType",
+                "event_type",
             ),
             (
                 Event {
                     completion_date: Some(ServiceDate::from_millis(999)),
                     ..good()
                 },
-                "completionDate",
+                "completion_date",
             ),
             (
                 Event {
                     expiry_date: Some(ServiceDate::from_millis(1_999)),
                     ..good()
                 },
-                "expiryDate",
+                "expiry_date",
             ),
             (
                 Event {
@@ -287,7 +341,7 @@ mod tests {
                     expiry_date: Some(ServiceDate::from_millis(500)),
                     ..good()
                 },
-                "expiryDate",
+                "expiry_date",
             ),
         ];
         for (e, field) in cases {

@@ -401,16 +401,16 @@ proptest! {
     #[test]
     fn page_size_accepts_exactly_1_to_100(v in prop_oneof![any::<f64>(), (-5i32..110).prop_map(f64::from)]) {
         let ok = v.fract() == 0.0 && (1.0..=100.0).contains(&v);
-        prop_assert_eq!(validate::page_size(v).is_ok(), ok, "{}", v);
+        prop_assert_eq!(validate::number::page_size(v).is_ok(), ok, "{}", v);
         if ok {
-            prop_assert_eq!(f64::from(validate::page_size(v)?), v);
+            prop_assert_eq!(f64::from(validate::number::page_size(v)?), v);
         }
     }
 
     #[test]
     fn event_id_accepts_exactly_i32(v in prop_oneof![any::<f64>(), any::<i64>().prop_map(|i| i as f64), any::<i32>().prop_map(f64::from)]) {
         let ok = v.fract() == 0.0 && v >= f64::from(i32::MIN) && v <= f64::from(i32::MAX);
-        match validate::event_id(v) {
+        match validate::number::event_id(v) {
             Ok(id) => { prop_assert!(ok); prop_assert_eq!(f64::from(id), v); }
             Err(_) => prop_assert!(!ok, "{}", v),
         }

@@ -1,6 +1,17 @@
 //! A faithful local emulator of the fundraising service: an OpenID Connect identity server
 //! (`identity_app`) and the resource API (`api_app`), backed by SQLite and seeded with demo data.
 
+/// One of core's models with the members named set and every other member at its default:
+/// the models are `#[non_exhaustive]`, so outside core they are built this way rather than
+/// as struct literals.
+macro_rules! model {
+    ($ty:ident { $($field:ident: $value:expr),* $(,)? }) => {{
+        let mut model = $ty::default();
+        $(model.$field = $value;)*
+        model
+    }};
+}
+
 mod api;
 mod clock;
 mod config;

@@ -1,11 +1,13 @@
-//! Calls of the backend companion: code exchange, refresh and logout. Each carries the
-//! static CSRF header and the companion's cookie. The bodies are core's companion contract.
+//! Calls of the backend companion: the session it holds, code exchange, refresh and logout.
+//! Each carries the companion's cookie, and each POST the static CSRF header. The bodies are
+//! core's companion contract.
 
-use fundraising_core::companion::{ErrorBody, TokenAnswer, TokenRequest};
+use fundraising_core::companion::{ErrorBody, SessionStatus, TokenAnswer, TokenRequest};
+use serde::de::DeserializeOwned;
 use web_sys::AbortSignal;
 
 use super::Session;
-use crate::convert::{from_js, to_js, to_json};
+use crate::convert::{from_js, message, to_js, to_json};
 use crate::http::{send, HttpRequest, HttpResponse, Method};
 use crate::json::{parse_body, service_error};
 use crate::Error;
@@ -23,6 +25,26 @@ impl Companion {
             url: url.trim_end_matches('/').to_owned(),
             timeout_ms,
         }
+    }
+
+    /// `GET /auth/session`: whether the companion holds a session for this browser (with its
+    /// profile, and in BFF mode its expiry).
+    pub(crate) async fn session(&self) -> Result<SessionStatus, Error> {
+        let url = [self.url.as_str(), "/auth/session"].concat();
+        let request = HttpRequest {
+            method: Method::Get,
+            url: &url,
+            body: None,
+            bearer: None,
+            // A plain GET: no CSRF header, so no CORS preflight either.
+            credentials: true,
+            csrf: false,
+        };
+        let response = send(&request, self.timeout_ms, None).await?;
+        if !(200..300).contains(&response.status) {
+            return Err(companion_error(&response));
+        }
+        answer(&response)
     }
 
     /// `POST /auth/token`: redeems the code; the companion checks the id_token and the nonce.
@@ -57,13 +79,23 @@ impl Companion {
             url: &url,
             body,
             bearer: None,
-            companion: true,
+            credentials: true,
+            csrf: true,
         };
         let response = send(&request, self.timeout_ms, signal).await?;
         if (200..300).contains(&response.status) {
             return Ok(response);
         }
         Err(companion_error(&response))
+    }
+}
+
+impl Companion {
+    /// True for the companion's `401 session_expired` (on any of its answers): it no longer
+    /// holds the session.
+    pub(crate) fn ended_session(response: &HttpResponse) -> bool {
+        response.status == 401
+            && matches!(companion_error(response), Error::Companion { code, .. } if code == "session_expired")
     }
 }
 
@@ -84,9 +116,13 @@ fn companion_error(response: &HttpResponse) -> Error {
     }
 }
 
+/// The companion's answer as `T`.
+fn answer<T: DeserializeOwned>(response: &HttpResponse) -> Result<T, Error> {
+    serde_wasm_bindgen::from_value(parse_body(&response.body)?)
+        .map_err(|e| Error::decode(["the companion's answer: ", &message(e)].concat()))
+}
+
 /// The token answer as the session.
 fn session(response: HttpResponse) -> Result<Session, Error> {
-    let answer: TokenAnswer = from_js(parse_body(&response.body)?, "answer")
-        .map_err(|e| Error::Decode(["the companion's answer: ", &e.message()].concat()))?;
-    Ok(answer.into())
+    answer::<TokenAnswer>(&response).map(Session::from)
 }

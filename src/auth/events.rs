@@ -3,7 +3,12 @@
 //! and a sign-in is picked up by the others through the companion's session.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::pin::Pin;
 use std::rc::{Rc, Weak};
+use std::task::{Context, Poll, Waker};
+
+use futures_core::Stream;
 
 use wasm_bindgen::prelude::*;
 use web_sys::{BroadcastChannel, MessageEvent};
@@ -120,5 +125,63 @@ impl Drop for Subscription {
 impl std::fmt::Debug for Subscription {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Subscription").finish_non_exhaustive()
+    }
+}
+
+/// The changes a [`SessionChanges`] stream has not handed out yet, and who waits for them.
+#[derive(Default)]
+struct Inbox {
+    changes: VecDeque<SessionChange>,
+    waker: Option<Waker>,
+}
+
+/// Every change of the session state from now on, as a [`Stream`]
+/// ([`Client::session_changes`](crate::Client::session_changes)). Dropping it unsubscribes.
+/// It ends when the client is dropped.
+#[must_use = "streams do nothing unless polled; dropping it unsubscribes"]
+pub struct SessionChanges {
+    inbox: Rc<RefCell<Inbox>>,
+    subscription: Subscription,
+}
+
+impl SessionChanges {
+    pub(crate) fn new(events: &Rc<SessionEvents>) -> Self {
+        let inbox = Rc::new(RefCell::new(Inbox::default()));
+        let listener: Listener = {
+            let inbox = inbox.clone();
+            Rc::new(move |change: &SessionChange| {
+                let mut inbox = inbox.borrow_mut();
+                inbox.changes.push_back(change.clone());
+                if let Some(waker) = inbox.waker.take() {
+                    waker.wake();
+                }
+            })
+        };
+        SessionChanges {
+            inbox,
+            subscription: Subscription::new(events, listener),
+        }
+    }
+}
+
+impl Stream for SessionChanges {
+    type Item = SessionChange;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<SessionChange>> {
+        let mut inbox = self.inbox.borrow_mut();
+        if let Some(change) = inbox.changes.pop_front() {
+            return Poll::Ready(Some(change));
+        }
+        if self.subscription.events.strong_count() == 0 {
+            return Poll::Ready(None);
+        }
+        inbox.waker = Some(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+impl std::fmt::Debug for SessionChanges {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionChanges").finish_non_exhaustive()
     }
 }

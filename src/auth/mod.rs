@@ -1,4 +1,5 @@
-//! Sign-in (pop-up and redirect), the callback, and the session with its single-flight refresh.
+//! Sign-in (pop-up and redirect), the callback, and the session with its single-flight refresh
+//! and its restore when a page starts.
 
 mod companion;
 mod events;
@@ -9,12 +10,12 @@ mod signin;
 mod transaction;
 
 pub(crate) use companion::Companion;
-pub use events::Subscription;
+pub use events::{SessionChanges, Subscription};
 pub use fundraising_core::companion::Profile;
 pub use popup::PopupSignIn;
 pub(crate) use request::{AuthConfig, SignInRequest};
-#[cfg(feature = "js")]
-pub(crate) use session::SESSION_CHANGE_TS;
-pub use session::{Reason, Session, SessionChange};
+#[allow(unused_imports)] // used by the JS layer
+pub(crate) use session::with_reasons;
+pub use session::{Reason, Session, SessionChange, SessionState};
 pub(crate) use signin::Auth;
 pub(crate) use transaction::Transaction;

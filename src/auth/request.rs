@@ -31,9 +31,9 @@ impl AuthConfig {
         };
         Ok(AuthConfig {
             app_id: options.app_id.clone(),
-            auth_url: need(&options.auth_url, "authUrl")?,
-            redirect_uri: need(&options.redirect_uri, "redirectUri")?,
-            companion_url: need(&options.companion_url, "companionUrl")?,
+            auth_url: need(&options.auth_url, "auth_url")?,
+            redirect_uri: need(&options.redirect_uri, "redirect_uri")?,
+            companion_url: need(&options.companion_url, "companion_url")?,
             scopes: options.scopes.clone(),
         })
     }

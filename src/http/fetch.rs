@@ -27,8 +27,10 @@ pub(crate) struct HttpRequest<'a> {
     pub body: Option<&'a str>,
     /// Access token for `Authorization: Bearer`.
     pub bearer: Option<&'a str>,
-    /// Include cookies and send the CSRF header (calls to the companion).
-    pub companion: bool,
+    /// Include cookies (calls to the companion).
+    pub credentials: bool,
+    /// Send the companion's static CSRF header (its POSTs and its `/api` proxy ask for it).
+    pub csrf: bool,
 }
 
 /// What came back.
@@ -168,11 +170,12 @@ async fn exchange(request: &HttpRequest<'_>, signal: &AbortSignal) -> Result<Htt
     if let Some(bearer) = request.bearer {
         builder = builder.header("Authorization", &["Bearer ", bearer].concat());
     }
-    if request.companion {
+    if request.credentials {
+        builder = builder.credentials(RequestCredentials::Include);
+    }
+    if request.csrf {
         let (name, value) = fundraising_core::companion::CSRF_HEADER;
-        builder = builder
-            .header(name, value)
-            .credentials(RequestCredentials::Include);
+        builder = builder.header(name, value);
     }
     let sent = match request.body {
         Some(body) => {

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::decode::decode;
 use super::event::event_from_js;
-use super::options::{self, CallOptions, ClientOptions, PageOptions, PagesOptions, WaitOptions};
+use super::options::{CallOptions, ClientOptions, PageOptions, PagesOptions, WaitOptions};
 use super::pages::EventPagesIterator;
 use super::promise::promise;
 use crate::donation::{wait_for_donation, Reader};
@@ -17,7 +17,7 @@ use crate::{Client, Error};
 #[cfg(feature = "signin")]
 use super::options::SignInOptions;
 #[cfg(feature = "signin")]
-use super::session::{dispatch, session_to_js};
+use super::session::{dispatch, session_to_js, state_name};
 
 /// Signs users in with the fundraising service and calls its API.
 #[wasm_bindgen]
@@ -34,10 +34,12 @@ fn text_argument(value: &JsValue, name: &str) -> Result<String, Error> {
         .ok_or_else(|| Error::invalid(name, "expected a string"))
 }
 
-fn number_argument(value: &JsValue, name: &str) -> Result<f64, Error> {
-    value
+/// The event id argument, by core's rule for numbers.
+fn event_id_argument(value: &JsValue) -> Result<i32, Error> {
+    let number = value
         .as_f64()
-        .ok_or_else(|| Error::invalid(name, "expected a number"))
+        .ok_or_else(|| Error::invalid("eventId", "expected a number"))?;
+    Ok(fundraising_core::validate::number::event_id(number)?)
 }
 
 fn options_value(options: Option<Object>) -> Option<JsValue> {
@@ -62,8 +64,7 @@ impl FundraisingClient {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
     ) -> Result<FundraisingClient, JsValue> {
-        let (options, timeout_ms) = ClientOptions::from_js(options)?;
-        let client = Client::with_timeout_ms(&options, timeout_ms)?;
+        let client = Client::new(ClientOptions::from_js(options)?)?;
         #[cfg(feature = "signin")]
         let events = web_sys::EventTarget::new().ok().inspect(|target| {
             // Subscribed for the life of the client (the subscriber goes with it).
@@ -86,7 +87,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let client = self.client.clone();
-        let options = options::read::<CallOptions>(options_value(options));
+        let options = CallOptions::read(options_value(options));
         promise(async move {
             let options = options?;
             let short_name = text_argument(&short_name, "shortName")?;
@@ -105,7 +106,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let client = self.client.clone();
-        let options = options::read::<CallOptions>(options_value(options));
+        let options = CallOptions::read(options_value(options));
         promise(async move {
             let options = options?;
             let reference = text_argument(&reference, "reference")?;
@@ -124,7 +125,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let client = self.client.clone();
-        let options = options::read::<CallOptions>(options_value(options));
+        let options = CallOptions::read(options_value(options));
         let event = event_from_js(&event);
         promise(async move {
             let options = options?;
@@ -143,10 +144,10 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PageOptions")] options: Option<Object>,
     ) -> Promise {
         let client = self.client.clone();
-        let options = options::read::<PageOptions>(options_value(options));
+        let options = PageOptions::read(options_value(options));
         promise(async move {
             let options = options?;
-            let event_id = number_argument(&event_id, "eventId")?;
+            let event_id = event_id_argument(&event_id)?;
             let answer = client
                 .event_pages_answer(
                     event_id,
@@ -168,13 +169,13 @@ impl FundraisingClient {
         #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "PagesOptions")] options: Option<Object>,
     ) -> Result<JsValue, JsValue> {
-        let options = options::read::<PagesOptions>(options_value(options))?;
-        let event_id = number_argument(&event_id, "eventId")?;
+        let (page_size, signal) = PagesOptions::read(options_value(options))?;
+        let event_id = event_id_argument(&event_id)?;
         Ok(EventPagesIterator::start(
             self.client.clone(),
             event_id,
-            options.page_size,
-            options.signal,
+            page_size,
+            signal,
         )?)
     }
 
@@ -189,7 +190,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "WaitOptions")] options: Option<Object>,
     ) -> Promise {
         let client = self.client.clone();
-        let options = options::read::<WaitOptions>(options_value(options));
+        let options = WaitOptions::read(options_value(options));
         promise(async move {
             let options = options?;
             let reference = text_argument(&reference, "reference")?;
@@ -197,7 +198,7 @@ impl FundraisingClient {
             wait_for_donation(
                 &client,
                 &reference,
-                options.timeout_ms,
+                options.timeout,
                 JS_DONATION,
                 |status, donation| {
                     if let Some(on_status) = &on_status {
@@ -221,38 +222,60 @@ impl FundraisingClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
     ) -> Promise {
-        let started = SignInOptions::read(options_value(options)).and_then(
-            |(options, timeout_ms, signal)| {
-                Ok((self.client.open_popup(&options)?, timeout_ms, signal))
-            },
-        );
+        let started = SignInOptions::read(options_value(options))
+            .and_then(|(options, signal)| Ok((self.client.open_popup(&options)?, options, signal)));
         let client = self.client.clone();
         promise(async move {
-            let (pending, timeout_ms, signal) = started?;
+            let (pending, options, signal) = started?;
             let session = client
                 .auth()
-                .finish_popup(&pending, timeout_ms, signal.as_ref())
+                .finish_popup(&pending, options.timeout_ms(), signal.as_ref())
                 .await?;
             Ok(session_to_js(Some(&session)))
         })
     }
 
     /// Signs in by navigating this window to the identity server; the home page then calls
-    /// `handleCallback()`. The Promise settles just before the navigation.
+    /// `restoreSession()` (or `handleCallback()`). The Promise settles just before the
+    /// navigation.
     #[wasm_bindgen(js_name = signInWithRedirect, unchecked_return_type = "Promise<void>")]
     pub fn sign_in_with_redirect(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
     ) -> Promise {
         let started = SignInOptions::read(options_value(options))
-            .and_then(|(options, _, _)| self.client.sign_in_with_redirect(&options));
+            .and_then(|(options, _)| self.client.sign_in_with_redirect(&options));
         promise(async move {
             started?;
             Ok(JsValue::UNDEFINED)
         })
     }
 
-    /// On the home page: finishes a sign-in. In a pop-up it hands the callback to the opener
+    /// When a page starts: finishes the sign-in if the page is its callback (in the sign-in
+    /// pop-up, hands it to the opener), or else asks the companion once whether it holds a
+    /// session (a fresh access token in token-mediating mode; the profile and expiry in BFF
+    /// mode). Resolves with the Session or `null`; afterwards `sessionState` is `"signedIn"` or
+    /// `"signedOut"`. Rejects with the reason when a callback is refused or the companion cannot
+    /// be reached; the page is then signed out. With no `companionUrl` it asks nothing.
+    #[wasm_bindgen(js_name = restoreSession, unchecked_return_type = "Promise<Session | null>")]
+    pub fn restore_session(&self) -> Promise {
+        let client = self.client.clone();
+        promise(async move {
+            let session = client.restore_session().await?;
+            Ok(session_to_js(session.as_ref()))
+        })
+    }
+
+    /// Where the page stands with the session: `"unknown"` until `restoreSession()` has
+    /// finished (with no `companionUrl`, `"signedOut"` from the start), then `"signedIn"` (see
+    /// `session`) or `"signedOut"`.
+    #[wasm_bindgen(getter = sessionState, unchecked_return_type = "SessionState")]
+    pub fn session_state(&self) -> String {
+        state_name(&self.client.session_state()).to_owned()
+    }
+
+    /// On the home page: finishes a sign-in, and only that (`restoreSession()` also restores a
+    /// session when the page is no callback). In a pop-up it hands the callback to the opener
     /// and closes (resolves `null`); after a redirect it redeems the code and resolves with
     /// the Session; resolves `null` when `url` (default: the current address) is no callback.
     #[wasm_bindgen(js_name = handleCallback, unchecked_return_type = "Promise<Session | null>")]
@@ -278,7 +301,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let client = self.client.clone();
-        let options = options::read::<CallOptions>(options_value(options));
+        let options = CallOptions::read(options_value(options));
         promise(async move {
             let options = options?;
             let token = client.access_token_with(options.signal.as_ref()).await?;
@@ -296,9 +319,10 @@ impl FundraisingClient {
         })
     }
 
-    /// Listens for `sessionchange` (`event.detail`: `{reason, session}`; `reason` is
-    /// `signin`, `refresh`, `signout` or `expired`). Fires on sign-in, refresh, sign-out
-    /// (here or in another tab of this origin) and a session the companion no longer holds.
+    /// Listens for `sessionchange` (`event.detail`: `{reason, state, session}`; `reason` is
+    /// `restore`, `signin`, `refresh`, `signout` or `expired`, `state` the new `sessionState`).
+    /// Fires when a restore finishes, on sign-in, refresh, sign-out (here or in another tab of
+    /// this origin) and for a session the companion no longer holds.
     #[wasm_bindgen(js_name = addEventListener)]
     pub fn add_event_listener(
         &self,

@@ -23,7 +23,7 @@ fn decode_body<M: Model>(body: &js_sys::JsString) -> Result<JsValue, Error> {
     let tree = Node::new(parse_body(body)?);
     Shaped::new(&tree, M::SHAPE)
         .serialize(&TO_JS)
-        .map_err(|e| Error::Decode(message(e)))
+        .map_err(|e| Error::decode(message(e)))
 }
 
 /// Serializes a date as a JS `Date` (`#[serde(serialize_with = "date")]`).
@@ -74,7 +74,7 @@ mod tests {
 
     fn decode_error<M: Model>(body: &str) -> String {
         match decode_body::<M>(&body.into()) {
-            Err(e @ Error::Decode(_)) => e.to_string(),
+            Err(Error::Decode(reason)) => reason.to_string(),
             other => panic!("expected a decode error, got {other:?}"),
         }
     }

@@ -11,7 +11,7 @@ use crate::convert::from_js;
 use crate::Error;
 
 /// Reads `{name, description, eventType, location, startDate, completionDate, expiryDate,
-/// charityId}` (`id` is ignored by the service and not sent); wrong types are `invalid_argument`.
+/// charityId}` (core never sends `id` or `errorMessage`); wrong types are `invalid_argument`.
 pub(crate) fn event_from_js(value: &JsValue) -> Result<Event, Error> {
     if !value.is_object() {
         return Err(Error::invalid("event", "expected an object"));
@@ -34,8 +34,5 @@ pub(crate) fn event_from_js(value: &JsValue) -> Result<Event, Error> {
         };
         let _ = Reflect::set(&copy, &key, &member);
     }
-    let mut event: Event = from_js(copy.into(), "event")?;
-    event.id = None;
-    event.error_message = None;
-    Ok(event)
+    from_js(copy.into(), "event")
 }

@@ -1,6 +1,10 @@
 //! The options objects of the JS API: one record of every member any of them holds, read by
 //! serde-wasm-bindgen through one `Deserialize`, and a typed view of it per call, whose
-//! TypeScript declaration is derived from the view; each view becomes the Rust API's options.
+//! TypeScript declaration is derived from the view; each view becomes the Rust API's options
+//! (numbers checked and turned into Rust's types here: milliseconds into `Duration`s, pages
+//! into integers by core's rules).
+
+use std::time::Duration;
 
 use fundraising_core::shape::{Record, TypeScript};
 use js_sys::Function;
@@ -9,8 +13,26 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
 use crate::convert::from_js;
-use crate::options::milliseconds;
 use crate::Error;
+
+/// Milliseconds of the option `name` as a `Duration`: a finite number above zero (or zero
+/// when `zero_allowed`); `invalid_argument` naming the option otherwise.
+pub(crate) fn milliseconds(ms: f64, name: &str, zero_allowed: bool) -> Result<Duration, Error> {
+    if ms.is_finite() && (ms > 0.0 || (zero_allowed && ms == 0.0)) {
+        // Saturating: a later time than u64 milliseconds is no time limit at all.
+        Ok(Duration::from_millis(ms.ceil() as u64))
+    } else {
+        Err(Error::invalid(name, "expected a positive number"))
+    }
+}
+
+/// An optional page number or page size of a JS call, by core's rule for `f64`s.
+fn page_number(
+    value: Option<f64>,
+    rule: fn(f64) -> Result<u32, fundraising_core::Error>,
+) -> Result<Option<u32>, Error> {
+    value.map(rule).transpose().map_err(Error::from)
+}
 
 /// Options of `new FundraisingClient(options)`.
 #[allow(dead_code)] // the declaration of the constructor's options; read through `Given`
@@ -47,6 +69,7 @@ pub(crate) struct CallOptions {
 }
 
 /// Options of `getEventPages`.
+#[allow(dead_code)] // the declaration of the options; read through `Given`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
@@ -60,6 +83,7 @@ pub(crate) struct PageOptions {
 }
 
 /// Options of `eventPages`.
+#[allow(dead_code)] // the declaration of the options; read through `Given`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
@@ -92,6 +116,7 @@ pub(crate) struct SignInOptions {
 }
 
 /// Options of `waitForDonation`.
+#[allow(dead_code)] // the declaration of the options; read through `Given`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
@@ -174,52 +199,76 @@ fn given(value: Option<JsValue>) -> Result<Given, Error> {
     }
 }
 
-/// Reads a call's optional options object as its view `T`.
-pub(crate) fn read<T: From<Given>>(value: Option<JsValue>) -> Result<T, Error> {
-    given(value).map(T::from)
+/// The options of `getEventPages` as the Rust API takes them: page and page size checked.
+pub(crate) struct Paging {
+    pub page: Option<u32>,
+    pub page_size: Option<u32>,
+    pub signal: Option<AbortSignal>,
 }
 
-impl From<Given> for CallOptions {
-    fn from(given: Given) -> Self {
-        CallOptions {
-            signal: given.signal,
-        }
+/// The options of `waitForDonation` as the Rust API takes them.
+pub(crate) struct Waiting {
+    pub timeout: Option<Duration>,
+    pub signal: Option<AbortSignal>,
+    pub on_status: Option<Function>,
+}
+
+impl CallOptions {
+    /// A call's optional options object.
+    pub(crate) fn read(value: Option<JsValue>) -> Result<Self, Error> {
+        Ok(CallOptions {
+            signal: given(value)?.signal,
+        })
     }
 }
 
-impl From<Given> for PageOptions {
-    fn from(given: Given) -> Self {
-        PageOptions {
-            page: given.page,
-            page_size: given.page_size,
+impl PageOptions {
+    /// The options of `getEventPages`.
+    pub(crate) fn read(value: Option<JsValue>) -> Result<Paging, Error> {
+        let given = given(value)?;
+        Ok(Paging {
+            page: page_number(given.page, fundraising_core::validate::number::page)?,
+            page_size: page_number(
+                given.page_size,
+                fundraising_core::validate::number::page_size,
+            )?,
             signal: given.signal,
-        }
+        })
     }
 }
 
-impl From<Given> for PagesOptions {
-    fn from(given: Given) -> Self {
-        PagesOptions {
-            page_size: given.page_size,
-            signal: given.signal,
-        }
+impl PagesOptions {
+    /// The options of `eventPages`: its page size and signal.
+    pub(crate) fn read(
+        value: Option<JsValue>,
+    ) -> Result<(Option<u32>, Option<AbortSignal>), Error> {
+        let given = given(value)?;
+        let page_size = page_number(
+            given.page_size,
+            fundraising_core::validate::number::page_size,
+        )?;
+        Ok((page_size, given.signal))
     }
 }
 
-impl From<Given> for WaitOptions {
-    fn from(given: Given) -> Self {
-        WaitOptions {
-            timeout_ms: given.timeout_ms,
+impl WaitOptions {
+    /// The options of `waitForDonation`.
+    pub(crate) fn read(value: Option<JsValue>) -> Result<Waiting, Error> {
+        let given = given(value)?;
+        Ok(Waiting {
+            timeout: given
+                .timeout_ms
+                .map(|ms| milliseconds(ms, "timeoutMs", true))
+                .transpose()?,
             signal: given.signal,
             on_status: given.on_status,
-        }
+        })
     }
 }
 
 impl ClientOptions {
-    /// Reads the constructor's options object as the Rust API's options and the time limit of
-    /// a request in milliseconds, checked.
-    pub(crate) fn from_js(value: JsValue) -> Result<(crate::ClientOptions, u32), Error> {
+    /// Reads the constructor's options object as the Rust API's options.
+    pub(crate) fn from_js(value: JsValue) -> Result<crate::ClientOptions, Error> {
         if !value.is_object() {
             return Err(Error::invalid("options", "expected an object"));
         }
@@ -227,45 +276,39 @@ impl ClientOptions {
         let required = |value: Option<String>, name: &str| {
             value.ok_or_else(|| Error::invalid(name, "is missing"))
         };
-        let timeout_ms = match given.timeout_ms {
-            Some(ms) => milliseconds(ms, "timeoutMs", false)?,
-            None => crate::DEFAULT_TIMEOUT.as_millis() as u32,
-        };
-        let options = crate::ClientOptions {
+        Ok(crate::ClientOptions {
             app_id: required(given.app_id, "appId")?,
             base_url: required(given.base_url, "baseUrl")?,
             auth_url: given.auth_url,
             redirect_uri: given.redirect_uri,
             companion_url: given.companion_url,
             scopes: given.scopes.unwrap_or_default(),
-            timeout: None,
+            timeout: given
+                .timeout_ms
+                .map(|ms| milliseconds(ms, "timeoutMs", false))
+                .transpose()?,
             bff: given.bff.unwrap_or(false),
-        };
-        Ok((options, timeout_ms))
+        })
     }
 }
 
-/// What a sign-in call reads: the options, the pop-up's time limit, the signal.
-#[cfg(feature = "signin")]
-pub(crate) type SignIn = (crate::SignInOptions, Option<u32>, Option<AbortSignal>);
-
 #[cfg(feature = "signin")]
 impl SignInOptions {
-    /// The Rust API's sign-in options, the pop-up's time limit in milliseconds (checked), and
-    /// the signal.
-    pub(crate) fn read(value: Option<JsValue>) -> Result<SignIn, Error> {
+    /// The Rust API's sign-in options and the signal.
+    pub(crate) fn read(
+        value: Option<JsValue>,
+    ) -> Result<(crate::SignInOptions, Option<AbortSignal>), Error> {
         let given = given(value)?;
-        let timeout_ms = given
-            .timeout_ms
-            .map(|ms| milliseconds(ms, "timeoutMs", true))
-            .transpose()?;
         let options = crate::SignInOptions {
             scopes: given.scopes,
             prompt: given.prompt,
             login_hint: given.login_hint,
             return_path: given.return_path,
-            timeout: None,
+            timeout: given
+                .timeout_ms
+                .map(|ms| milliseconds(ms, "timeoutMs", true))
+                .transpose()?,
         };
-        Ok((options, timeout_ms, given.signal))
+        Ok((options, given.signal))
     }
 }

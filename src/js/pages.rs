@@ -54,11 +54,11 @@ impl EventPagesIterator {
     /// a bad event id or page size.
     pub(crate) fn start(
         client: Client,
-        event_id: f64,
-        page_size: Option<f64>,
+        event_id: i32,
+        page_size: Option<u32>,
         signal: Option<AbortSignal>,
     ) -> Result<JsValue, Error> {
-        let page_size = page_size.unwrap_or(f64::from(DEFAULT_PAGE_SIZE));
+        let page_size = page_size.unwrap_or(DEFAULT_PAGE_SIZE);
         let pages = Pages::new(client, event_id, page_size, js_page)?;
         let walk = Rc::new(RefCell::new(Walk { pages, signal }));
         Ok(async_iterable(EventPagesIterator { walk }.into()))

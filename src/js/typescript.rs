@@ -1,6 +1,7 @@
-//! The TypeScript declarations of every model, enum, option and the error, appended to the
-//! package's `.d.ts`. Each comes from its type (`#[derive(Model)]`, `#[derive(TypeScript)]`,
-//! core's `string_enum!`, the error's code list), never from a copy.
+//! The TypeScript declarations of every model, enum and option, appended to the package's
+//! `.d.ts`. Each comes from its type (`#[derive(Model)]`, `#[derive(TypeScript)]`, core's
+//! `string_enum!`), never from a copy; the error's (`error.rs`) and the session state's
+//! (`session.rs`) come from the crate's lists of codes and reasons.
 
 use fundraising_core::model::*;
 use fundraising_core::shape::Declared;
@@ -48,12 +49,5 @@ declare!(
 #[cfg(feature = "signin")]
 declare!(SignInOptions, Session, fundraising_core::companion::Profile);
 
-#[cfg(feature = "signin")]
-#[wasm_bindgen(typescript_custom_section)]
-const SESSION_CHANGE: &str = crate::auth::SESSION_CHANGE_TS;
-
 #[wasm_bindgen(typescript_custom_section)]
 const STATUS_CALLBACK: &str = super::options::STATUS_CALLBACK_TS;
-
-#[wasm_bindgen(typescript_custom_section)]
-const ERRORS: &str = crate::error::ERROR_TS;

@@ -24,6 +24,14 @@ pub const COMPANION_URL: &str = or(
     option_env!("FUNDRAISING_COMPANION_URL"),
     "http://127.0.0.1:8080",
 );
+/// A second companion, in BFF mode, for the application [`BFF_APP_ID`]; its `/` is that
+/// application's registered home page.
+pub const BFF_COMPANION_URL: &str = or(
+    option_env!("FUNDRAISING_BFF_COMPANION_URL"),
+    "http://127.0.0.1:8084",
+);
+/// The application the BFF companion signs in for.
+pub const BFF_APP_ID: &str = or(option_env!("FUNDRAISING_BFF_APP_ID"), "demo-bff");
 /// scripts/test-helper.py.
 pub const HELPER_URL: &str = or(
     option_env!("FUNDRAISING_TEST_HELPER_URL"),
@@ -54,6 +62,19 @@ pub fn signing_options() -> ClientOptions {
 /// A client that can also sign in.
 pub fn signing_client() -> Client {
     Client::new(signing_options()).expect("client")
+}
+
+/// A client of the BFF companion: resource calls through it, and the token stays there.
+pub fn bff_client() -> Client {
+    Client::new(
+        ClientOptions::new(BFF_APP_ID, BASE_URL)
+            .auth_url(AUTH_URL)
+            .redirect_uri([BFF_COMPANION_URL, "/"].concat())
+            .companion_url(BFF_COMPANION_URL)
+            .scopes(["fundraise", "offline_access", "email"])
+            .bff(true),
+    )
+    .expect("client")
 }
 
 /// GET on the test helper, as parsed JSON.

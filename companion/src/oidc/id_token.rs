@@ -33,11 +33,9 @@ pub struct IdTokenClaims {
 impl IdTokenClaims {
     /// The profile part of the claims.
     pub fn profile(&self) -> Profile {
-        Profile {
-            sub: self.sub.clone(),
-            name: self.name.clone(),
-            email: self.email.clone(),
-        }
+        Profile::new(self.sub.clone())
+            .name(self.name.clone())
+            .email(self.email.clone())
     }
 }
 

@@ -190,11 +190,7 @@ mod tests {
         SessionData {
             refresh_token: Secret::new("rt-123"),
             redirect_uri: "http://127.0.0.1:8080/".into(),
-            profile: Profile {
-                sub: "u1".into(),
-                name: Some("Demo".into()),
-                email: None,
-            },
+            profile: Profile::new("u1").name(Some("Demo".into())),
             scope: None,
             access_token: None,
             expires_at: None,

@@ -274,8 +274,22 @@ async fn no_answer_the_page_can_read_holds_a_token() {
     assert_no_token(&bff.identity, &refreshed);
     let cookie = refreshed.cookie();
 
+    // The session endpoint describes the session as a page shows it: who, until when (the
+    // access token the companion holds, as the refresh answered), the scope; no token.
     let session = get(&bff.companion, "/auth/session", Some(&cookie)).await;
     assert_eq!(session.json()["active"], true);
+    assert_eq!(session.json()["profile"]["name"], "Demo Fundraiser");
+    assert_eq!(session.json()["expiresAt"], refreshed.json()["expiresAt"]);
+    assert_eq!(session.json()["scope"], refreshed.json()["scope"]);
+    let mut keys: Vec<_> = session
+        .json()
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    keys.sort();
+    assert_eq!(keys, ["active", "expiresAt", "profile", "scope"]);
     assert_no_token(&bff.identity, &session);
     for path in [
         donation_path(),

@@ -10,8 +10,9 @@ use crate::ServiceDate;
 
 /// A campaign, as read by short name. The service sends it in PascalCase; member names are
 /// read ignoring case.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Campaign {
     /// Guid unique to the campaign. Required.
     pub campaign_guid: String,
@@ -65,6 +66,7 @@ pub struct Campaign {
 /// A currency: `CurrencyCode` and `CurrencySymbol` on the wire.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct CurrencyDto {
     /// Currency code, e.g. `GBP`.
     #[serde(default)]
@@ -78,6 +80,7 @@ pub struct CurrencyDto {
 /// On the wire the members are PascalCase except `offlineAmount`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct CampaignDonationSummary {
     /// `DirectDonationAmount`.
     #[serde(default)]

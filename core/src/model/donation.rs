@@ -8,8 +8,9 @@ use super::{DonationSource, DonationStatus};
 use crate::ServiceDate;
 
 /// A donation, as read by its third-party reference.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Donation {
     /// The donation id (Integer, 32 bit). Required.
     pub id: i32,

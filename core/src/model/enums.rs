@@ -15,6 +15,7 @@ macro_rules! string_enum {
     ) => {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )+
             /// A value this version does not know, kept as the service sent it.

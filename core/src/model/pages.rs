@@ -9,8 +9,9 @@ use super::PageStatus;
 use crate::ServiceDate;
 
 /// One page of the fundraising pages assigned to an event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct EventPages {
     /// The event (Integer, 32 bit). Required.
     pub event_id: i32,
@@ -31,8 +32,9 @@ pub struct EventPages {
 }
 
 /// Summary of one fundraising page.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Model)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FundraisingPageSummary {
     /// Guid of the page's campaign; nullable.
     pub campaign_guid: Option<String>,
@@ -112,6 +114,7 @@ pub struct FundraisingPageSummary {
 /// (`FirstName`, `LastName`, `PersonId`, `RelationShip`) except `dateOfBirth`/`dateOfDeath`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Model)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct InMemoryPerson {
     /// First name.
     #[serde(default)]

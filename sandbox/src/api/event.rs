@@ -60,6 +60,7 @@ pub fn parse_event(body: &[u8]) -> Result<Event, ApiError> {
 }
 
 fn invalid(e: fundraising_core::Error) -> ApiError {
+    let e = e.with_wire_names();
     ApiError::bad_request(
         e.code(),
         format!("The request body is not a valid event: {e}"),
@@ -147,16 +148,16 @@ pub async fn create(
         .db()
         .create_event(&app_id, &event, state.clock().now_millis())?;
     let uri = format!("{}/{app_id}/v1/event/{id}", state.public_base_url());
-    let created = EventCreated {
-        id,
-        next: Some(Link {
+    let created = model!(EventCreated {
+        id: id,
+        next: Some(model!(Link {
             rel: uri.clone(),
             uri: uri.clone(),
             r#type: "application/json".into(),
-        }),
+        })),
         error_message: None,
         error: None,
-    };
+    });
     let value = serde_json::to_value(&created).map_err(SandboxError::from)?;
     let mut response = json_response(StatusCode::CREATED, &without_nulls(value));
     if let Ok(location) = HeaderValue::from_str(&uri) {

@@ -31,13 +31,13 @@ pub fn paging(query: &str) -> Result<(u32, u32), ApiError> {
     let page = match value("page")? {
         None => 1,
         Some(text) => validate::parse_number("page", text)
-            .and_then(validate::page)
+            .and_then(validate::number::page)
             .map_err(ApiError::from)?,
     };
     let page_size = match value("pagesize")? {
         None => DEFAULT_PAGE_SIZE,
-        Some(text) => validate::parse_number("pageSize", text)
-            .and_then(validate::page_size)
+        Some(text) => validate::parse_number("page_size", text)
+            .and_then(validate::number::page_size)
             .map_err(ApiError::from)?,
     };
     Ok((page, page_size))
@@ -52,8 +52,8 @@ pub async fn list(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     caller(&state, &app_id, &headers)?;
-    let event_id = validate::parse_number("eventId", &event_id)
-        .and_then(validate::event_id)
+    let event_id = validate::parse_number("event_id", &event_id)
+        .and_then(validate::number::event_id)
         .map_err(ApiError::from)?;
     let (page, page_size) = paging(query.as_deref().unwrap_or(""))?;
     let key = (event_id, page, page_size);
@@ -87,14 +87,14 @@ pub fn answer_text(
         .db()
         .event_pages(i64::from(event_id), offset, page_size)?;
     let total_pages = (slice.total + page_size - 1) / page_size;
-    let result = EventPages {
-        event_id,
+    let result = model!(EventPages {
+        event_id: event_id,
         fundraising_pages: slice.pages,
         total_fundraising_pages: i32::try_from(slice.total).unwrap_or(i32::MAX),
         total_pages: i32::try_from(total_pages).unwrap_or(i32::MAX),
         total_raised: slice.total_raised,
         error_message: None,
-    };
+    });
     let mut value = event_pages_to_service_json(&result);
     if let Some(map) = value.as_object_mut() {
         map.remove("errorMessage");

@@ -103,8 +103,11 @@ impl IntoResponse for ApiError {
 }
 
 /// Turns a core rule's error (a decode, date or argument failure) into a 400 with its code.
+/// Core's rules name values by their Rust names; the service's answers name them as its
+/// JSON does (`pageSize`).
 impl From<fundraising_core::Error> for ApiError {
     fn from(e: fundraising_core::Error) -> Self {
+        let e = e.with_wire_names();
         Self::bad_request(e.code(), e.to_string())
     }
 }

@@ -71,7 +71,7 @@ pub fn insert(tx: &Transaction<'_>) -> Result<()> {
 }
 
 fn demo_event() -> Event {
-    Event {
+    model!(Event {
         name: DEMO_EVENT_NAME.into(),
         description: "A seeded event with 250 fundraising pages.".into(),
         id: None,
@@ -82,7 +82,7 @@ fn demo_event() -> Event {
         location: "London".into(),
         charity_id: Some(2357),
         error_message: None,
-    }
+    })
 }
 
 /// Whether seeded page number `i` (1-based) belongs to the demo campaign.
@@ -96,16 +96,18 @@ fn event_pages() -> Vec<FundraisingPageSummary> {
             // Multiples of 0.25 add up exactly in binary floating point.
             let online = ((i * 37) % 400) as f64 * 1.25;
             let offline = if i % 7 == 0 { 20.0 } else { 0.0 };
-            let in_memory = (i % 10 == 3).then(|| InMemoryPerson {
-                first_name: format!("Pat{i}"),
-                last_name: "Remembered".into(),
-                person_id: 90_000 + i,
-                relation_ship: None,
-                // Born between 1938 and 1960: negative milliseconds.
-                date_of_birth: ServiceDate::from_millis(-1_000_000_000_000 + i * 3_000_000_000),
-                date_of_death: ServiceDate::from_millis(BASE_MS - i * 10 * DAY_MS),
+            let in_memory = (i % 10 == 3).then(|| {
+                model!(InMemoryPerson {
+                    first_name: format!("Pat{i}"),
+                    last_name: "Remembered".into(),
+                    person_id: 90_000 + i,
+                    relation_ship: None,
+                    // Born between 1938 and 1960: negative milliseconds.
+                    date_of_birth: ServiceDate::from_millis(-1_000_000_000_000 + i * 3_000_000_000),
+                    date_of_death: ServiceDate::from_millis(BASE_MS - i * 10 * DAY_MS),
+                })
             });
-            FundraisingPageSummary {
+            model!(FundraisingPageSummary {
                 campaign_guid: in_campaign(i).then(|| CAMPAIGN_GUID.to_owned()),
                 company_appeal_id: 0,
                 created_date: Some(if i % 50 == 1 {
@@ -139,7 +141,7 @@ fn event_pages() -> Vec<FundraisingPageSummary> {
                 updated_date: (i % 25 != 0).then(|| ServiceDate::from_millis(BASE_MS - i * DAY_MS)),
                 sms_code: format!("DEMO{i:03}"),
                 charity_id: 2357,
-            }
+            })
         })
         .collect()
 }
@@ -163,7 +165,7 @@ fn demo_campaign(pages: &[FundraisingPageSummary]) -> Campaign {
     let direct_gift_aid = 187.5;
     let direct_count = 42;
     let offline = 250.0;
-    Campaign {
+    model!(Campaign {
         campaign_guid: CAMPAIGN_GUID.into(),
         short_name: DEMO_CAMPAIGN.into(),
         title: Some("Demo Campaign: Clean Water for Everyone".into()),
@@ -176,10 +178,10 @@ fn demo_campaign(pages: &[FundraisingPageSummary]) -> Campaign {
         branding_guid: None,
         offline_amount: offline,
         offline_amount_updated: None,
-        currency: CurrencyDto {
+        currency: model!(CurrencyDto {
             currency_code: "GBP".into(),
             currency_symbol: "£".into(),
-        },
+        }),
         status: CampaignStatus::Active,
         landing_page_url: None,
         event_registration_link: None,
@@ -187,7 +189,7 @@ fn demo_campaign(pages: &[FundraisingPageSummary]) -> Campaign {
         target_amount: 10_000.0,
         charities: Some(json!([{ "Id": 2357, "Name": "Water For All" }])),
         fundraising: None,
-        donation_summary: CampaignDonationSummary {
+        donation_summary: model!(CampaignDonationSummary {
             direct_donation_amount: direct_amount,
             direct_donation_gift_aid: direct_gift_aid,
             fundraiser_raised_amount: fundraiser_raised,
@@ -198,13 +200,13 @@ fn demo_campaign(pages: &[FundraisingPageSummary]) -> Campaign {
             total_gift_aid: direct_gift_aid + fundraiser_gift_aid,
             total_number_of_donations: direct_count + fundraiser_donations,
             offline_amount: offline,
-        },
+        }),
         error_message: None,
-    }
+    })
 }
 
 fn donations() -> Vec<(Donation, &'static str, bool)> {
-    let owned = Donation {
+    let owned = model!(Donation {
         id: 5001,
         donation_ref: Some("DR-5001".into()),
         image: None,
@@ -222,8 +224,8 @@ fn donations() -> Vec<(Donation, &'static str, bool)> {
         donor_local_amount: "25.00".into(),
         donor_local_currency_code: "GBP".into(),
         error_message: None,
-    };
-    let shared = Donation {
+    });
+    let shared = model!(Donation {
         id: 5002,
         donation_ref: Some("DR-5002".into()),
         image: Some("https://images.example.org/donations/heart.png".into()),
@@ -241,7 +243,7 @@ fn donations() -> Vec<(Donation, &'static str, bool)> {
         donor_local_amount: "11.80".into(),
         donor_local_currency_code: "EUR".into(),
         error_message: None,
-    };
+    });
     vec![
         (owned, DEMO_OWNER_EMAIL, false),
         (shared, "fundraiser@example.org", true),

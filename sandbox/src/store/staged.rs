@@ -85,8 +85,8 @@ impl StagedDonations {
             DonationStatus::from_wire(&entry.final_status)
         };
         let id = FIRST_STAGED_ID.saturating_add(i32::try_from(index).unwrap_or(i32::MAX));
-        let donation = Donation {
-            id,
+        let donation = model!(Donation {
+            id: id,
             donation_ref: Some(format!("DR-{id}")),
             image: None,
             has_image: Some(false),
@@ -97,13 +97,13 @@ impl StagedDonations {
             amount: entry.amount.clone(),
             donor_real_name: entry.donor_real_name.clone(),
             third_party_reference: entry.reference.clone(),
-            status,
+            status: status,
             source: DonationSource::DirectDonations,
             currency_code: entry.currency_code.clone(),
             donor_local_amount: entry.amount.clone(),
             donor_local_currency_code: entry.currency_code.clone(),
             error_message: None,
-        };
+        });
         Staged::Visible(Box::new(StoredDonation {
             donation,
             owner_email: entry.owner_email.clone(),
