@@ -194,8 +194,9 @@ class Sandbox:
 
 
 class Companion:
-    def __init__(self, run_dir, auth_url, port=None, timeout_ms=None, name="companion", extra_origins=()):
+    def __init__(self, run_dir, auth_url, port=None, timeout_ms=None, name="companion", extra_origins=(), metrics_port=None):
         self.run_dir = run_dir
+        self.metrics_port = metrics_port
         self.name = name
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -216,6 +217,8 @@ class Companion:
             argv += ["--allowed-origin", o]
         if self.timeout_ms:
             argv += ["--upstream-timeout-ms", str(self.timeout_ms)]
+        if self.metrics_port:
+            argv += ["--metrics-listen", f"127.0.0.1:{self.metrics_port}"]
         self.proc = Proc(self.name, argv, env={"FUNDRAISING_CLIENT_SECRET": SECRET}, log_dir=self.run_dir).start()
         try:
             wait_until(

@@ -7,6 +7,10 @@
   medians is shown beside it.
 - /healthz (wrk, 64 connections) and /auth/refresh (asyncio client, one session per connection,
   rotating cookie) throughput and p99.
+- The cost of the metrics: a second companion with --metrics-listen runs beside the first
+  against the same sandbox. The exchanges go in triples (metrics on, metrics off, direct, the
+  order rotating) and the refresh load in alternating rounds, five rounds each; each figure is
+  the median of its five rounds.
 - Resident memory at rest and the peak under load.
 """
 
@@ -43,6 +47,9 @@ PAIRS = 10 if QUICK else 300
 BATCH = 10
 DURATION = 2 if QUICK else 10
 REFRESH_SESSIONS = 16
+# Metrics on against off: rounds, and the length of each refresh round.
+ROUNDS = 5
+ROUND_S = 1 if QUICK else 3
 
 
 def start_pair(run_dir, timeout_ms=None):
@@ -53,6 +60,20 @@ def start_pair(run_dir, timeout_ms=None):
     sb = Sandbox(run_dir, f"http://127.0.0.1:{port}/").start()
     comp = Companion(run_dir, sb.auth_url, port=port, timeout_ms=timeout_ms).start()
     return sb, comp
+
+
+def start_with_metrics(run_dir, sb):
+    """A second companion on the same sandbox, with --metrics-listen."""
+    from common import free_port
+
+    return Companion(run_dir, sb.auth_url, name="companion-metrics", metrics_port=free_port()).start()
+
+
+def scrape(comp):
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{comp.metrics_port}/metrics", timeout=10) as r:
+        return r.read().decode()
 
 
 def exchange_via_companion(conn, comp, minted):
@@ -93,7 +114,9 @@ def run():
     rows = []
     run_dir = new_run_dir("companion")
     sb, comp = start_pair(run_dir)
+    metered = None
     try:
+        metered = start_with_metrics(run_dir, sb)
         minter = CodeMinter(sb.auth_url, f"{comp.url}/")
         c_conn, d_conn = KeepAlive(comp.url), KeepAlive(sb.auth_url)
         # warm-up: discovery and JWKS fetched and cached by the companion, connections open
@@ -107,28 +130,42 @@ def run():
         rest = rss_kib(comp.pid)
         rows.append(row(SECTION, "companion RSS at rest", mib(rest), "after warm-up exchanges"))
 
-        via, direct, mint_t = [], [], []
-        left = PAIRS
-        while left > 0:
-            k = min(BATCH, left)
-            t0 = time.perf_counter()
-            codes = [(minter.mint(), minter.mint()) for _ in range(k)]
-            mint_t.append((time.perf_counter() - t0) / (2 * k))
-            for a, b in codes:
-                calls = [
-                    (via, lambda: exchange_via_companion(c_conn, comp, a)),
-                    (direct, lambda: exchange_direct(d_conn, minter, b)),
-                ]
-                if len(via) % 2:
-                    calls.reverse()
-                for out, call in calls:
-                    t0 = time.perf_counter()
-                    status, _, body = call()
-                    out.append((time.perf_counter() - t0) * 1000)
-                    if status != 200:
-                        side = "companion" if out is via else "direct"
-                        raise RuntimeError(f"exchange failed: {side} {status} {body[:200]!r}")
-            left -= k
+        m_conn = KeepAlive(metered.url)
+        for _ in range(2):
+            s, _, b = exchange_via_companion(m_conn, metered, minter.mint())
+            if s != 200:
+                raise RuntimeError(f"/auth/token (metrics on) answered {s}: {b[:300]!r}")
+        # Triples, the order rotating: metrics off, metrics on, direct. Five rounds.
+        via, metered_t, direct, mint_t = [], [], [], []
+        rounds = []
+        per_round = max(2, PAIRS // ROUNDS)
+        for r in range(ROUNDS):
+            r_via, r_on, r_direct = [], [], []
+            left = per_round
+            while left > 0:
+                k = min(BATCH, left)
+                t0 = time.perf_counter()
+                codes = [(minter.mint(), minter.mint(), minter.mint()) for _ in range(k)]
+                mint_t.append((time.perf_counter() - t0) / (3 * k))
+                for a, m, b in codes:
+                    calls = [
+                        (r_via, "companion", lambda: exchange_via_companion(c_conn, comp, a)),
+                        (r_on, "companion (metrics on)", lambda: exchange_via_companion(m_conn, metered, m)),
+                        (r_direct, "direct", lambda: exchange_direct(d_conn, minter, b)),
+                    ]
+                    shift = len(r_via) % 3
+                    calls = calls[shift:] + calls[:shift]
+                    for out, side, call in calls:
+                        t0 = time.perf_counter()
+                        status, _, body = call()
+                        out.append((time.perf_counter() - t0) * 1000)
+                        if status != 200:
+                            raise RuntimeError(f"exchange failed: {side} {status} {body[:200]!r}")
+                left -= k
+            rounds.append((paired_ratio(r_via, r_direct)[1], paired_ratio(r_on, r_direct)[1]))
+            via += r_via
+            metered_t += r_on
+            direct += r_direct
         of_medians, per_pair = paired_ratio(via, direct)
         rows.append(
             row(
@@ -137,11 +174,25 @@ def run():
                 f"{ms(median(via))} vs {ms(median(direct))} (ratio {per_pair:.2f}x)",
                 f"ratio: median of the per-pair ratios (ratio of the medians {of_medians:.2f}x); "
                 f"p99 {ms(percentile(via, 99))} vs {ms(percentile(direct, 99))}; codes minted through login+consent "
-                f"({ms(median(mint_t) * 1000)} per code)",
+                f"({ms(median(mint_t) * 1000)} per code); metrics off",
+            )
+        )
+        off_ratio = median([r[0] for r in rounds])
+        on_ratio = median([r[1] for r in rounds])
+        rows.append(
+            row(
+                SECTION,
+                f"code exchange ratio (companion / direct), metrics on vs off ({ROUNDS} rounds of {per_round} triples, same run)",
+                f"on {on_ratio:.2f}x vs off {off_ratio:.2f}x",
+                "median of the rounds' ratios (each the median of its per-pair ratios); rounds on/off: "
+                + ", ".join(f"{on:.2f}/{off:.2f}" for off, on in rounds)
+                + f"; medians {ms(median(metered_t))} vs {ms(median(via))}; must stay within 5% of off",
+                ok=on_ratio <= off_ratio * 1.05,
             )
         )
         c_conn.close()
         d_conn.close()
+        m_conn.close()
 
         log(f"wrk 64 connections {DURATION}s: /healthz")
         with RssSampler({"companion": comp.pid}) as sampler:
@@ -156,8 +207,8 @@ def run():
             )
         )
 
-        cookies = sessions(comp, minter, REFRESH_SESSIONS)
-        workers = [load.Refresher(comp.url, c) for c in cookies]
+        workers = [load.Refresher(comp.url, c) for c in sessions(comp, minter, REFRESH_SESSIONS)]
+        metered_workers = [load.Refresher(metered.url, c) for c in sessions(metered, minter, REFRESH_SESSIONS)]
         log(f"asyncio {REFRESH_SESSIONS} connections {DURATION}s: /auth/refresh")
         with RssSampler({"companion": comp.pid}) as sampler2:
             st = asyncio.run(load.run(workers, DURATION))
@@ -170,8 +221,37 @@ def run():
                 f"POST /auth/refresh ({REFRESH_SESSIONS} connections, one rotating session each): throughput / p99",
                 f"{ok200 / st.elapsed():.0f} req/s / {ms(percentile(lat, 99))}",
                 f"{st.requests} requests, statuses {json.dumps(statuses)}, connection errors {st.conn_errors}, "
-                f"p50 {ms(percentile(lat, 50))}",
+                f"p50 {ms(percentile(lat, 50))}; metrics off",
                 ok=ok200 == st.requests and st.conn_errors == 0,
+            )
+        )
+        # Metrics on against off: alternating rounds, the order flipping each round.
+        log(f"asyncio {REFRESH_SESSIONS} connections, {ROUNDS} rounds of {ROUND_S}s each, metrics on and off")
+        on_rps, off_rps, bad = [], [], 0
+        for r in range(ROUNDS):
+            order = [(off_rps, workers), (on_rps, metered_workers)]
+            if r % 2:
+                order.reverse()
+            for out, ws in order:
+                st = asyncio.run(load.run(ws, ROUND_S))
+                statuses = st.by_label("POST /auth/refresh")
+                bad += st.requests - statuses.get(200, 0) + st.conn_errors
+                out.append(statuses.get(200, 0) / st.elapsed())
+        rotated = sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in scrape(metered).splitlines()
+            if line.startswith('companion_refreshes_total{outcome="rotated"}')
+        )
+        rows.append(
+            row(
+                SECTION,
+                f"POST /auth/refresh throughput, metrics on vs off ({REFRESH_SESSIONS} connections, {ROUNDS} alternating rounds of {ROUND_S} s, same run)",
+                f"on {median(on_rps):.0f} req/s vs off {median(off_rps):.0f} req/s (on/off {median(on_rps) / median(off_rps):.2f})",
+                "medians of the rounds; rounds on/off: "
+                + ", ".join(f"{a:.0f}/{b:.0f}" for a, b in zip(on_rps, off_rps))
+                + f"; non-200 or connection errors {bad}; the scrape counts {rotated:.0f} rotated refreshes; "
+                "must stay within 5% of off",
+                ok=bad == 0 and median(on_rps) >= median(off_rps) * 0.95 and rotated > 0,
             )
         )
         peak = max(sampler.peak["companion"], sampler2.peak["companion"])
@@ -179,6 +259,8 @@ def run():
         rows.append(row(SECTION, "companion RSS after load", mib(rss_kib(comp.pid))))
     finally:
         comp.stop()
+        if metered:
+            metered.stop()
         sb.stop()
     return rows
 

@@ -5,17 +5,10 @@
 // the page receives holds a token.
 import assert from "node:assert/strict";
 import { describe } from "node:test";
-import { USER, browserTests, openDemo, signInByPopup } from "./harness.mjs";
-import { writeConfig } from "./write-config.mjs";
+import { USER, bffServers, browserTests, openDemo, signInByPopup } from "./harness.mjs";
 
-const companionUrl = process.env.FUNDRAISING_BFF_COMPANION_URL;
-if (!companionUrl) throw new Error("FUNDRAISING_BFF_COMPANION_URL is not set: run this inside scripts/with-servers.sh");
-const env = writeConfig({
-  ...process.env,
-  FUNDRAISING_COMPANION_URL: companionUrl,
-  FUNDRAISING_APP_ID: process.env.FUNDRAISING_BFF_APP_ID || "demo-bff",
-  FUNDRAISING_BFF: "1",
-});
+const env = bffServers();
+const { companionUrl } = env;
 const it = browserTests({ timeout: 90_000 });
 
 /** Member names that carry tokens in OAuth and in the companion's token-mediating answers. */

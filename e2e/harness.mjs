@@ -3,6 +3,7 @@
 // and the artifacts a failing test leaves in test-artifacts/ (a screenshot and the console log).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -32,6 +33,21 @@ const CHROMIUM_ARGS = [
 /** Addresses exported by scripts/with-servers.sh; also writes the demo page's configuration file. */
 export function servers() {
   return writeConfig();
+}
+
+/**
+ * The same for the demo served by the companion in BFF mode (FUNDRAISING_BFF_COMPANION_URL, for
+ * the application FUNDRAISING_BFF_APP_ID): its page's configuration says `bff: true`.
+ */
+export function bffServers() {
+  const companionUrl = process.env.FUNDRAISING_BFF_COMPANION_URL;
+  if (!companionUrl) throw new Error("FUNDRAISING_BFF_COMPANION_URL is not set: run this inside scripts/with-servers.sh");
+  return writeConfig({
+    ...process.env,
+    FUNDRAISING_COMPANION_URL: companionUrl,
+    FUNDRAISING_APP_ID: process.env.FUNDRAISING_BFF_APP_ID || "demo-bff",
+    FUNDRAISING_BFF: "1",
+  });
 }
 
 /**
@@ -268,6 +284,42 @@ export async function signInByPopup(page, answer = "allow") {
   await loginAndConsent(popup, answer);
   if (!popup.isClosed()) await popup.waitForEvent("close");
   return popup;
+}
+
+/**
+ * Clicks an app's #sign-in with no user gesture, so the browser blocks the pop-up and the app
+ * signs in by redirect instead: through the login and consent pages in this window and back to
+ * `appUrl`, where it finishes the sign-in. Asserts that no pop-up opened and that the app took
+ * `code` and `state` out of the address bar.
+ */
+export async function signInByRedirect(page, { appUrl, authUrl }) {
+  const popups = [];
+  const onPopup = (p) => popups.push(p);
+  page.on("popup", onPopup);
+  const leaving = page.waitForURL((url) => url.href.startsWith(authUrl));
+  // No user gesture: Chromium's pop-up blocker makes window.open return null (popup_blocked).
+  await clickWithoutUserGesture(page, "#sign-in");
+  await leaving;
+  await loginAndConsent(page);
+  await page.waitForURL((url) => url.href.startsWith(appUrl));
+  await page.locator("[data-session=signedIn]").waitFor();
+  page.off("popup", onPopup);
+  assert.equal(popups.length, 0, "no pop-up may open");
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.has("code"), false, `code left in the address bar: ${url}`);
+  assert.equal(url.searchParams.has("state"), false, `state left in the address bar: ${url}`);
+}
+
+/** A free loopback port (closed again: whoever needs it binds it right after). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** Amount formatted as the page formats it (same locale, Intl.NumberFormat). */

@@ -1,10 +1,13 @@
 // End-to-end test of the Leptos example (examples/leptos, built by scripts/leptos-example.sh),
 // a Rust app on the typed API, served by its own companion (FUNDRAISING_LEPTOS_URL): it shows
-// the demo campaign, signs in by pop-up through the real login and consent pages, lists every
-// fundraising page of event 1001, and signs out.
+// the demo campaign, signs in by pop-up through the real login and consent pages (by redirect
+// when the browser blocks the pop-up), lists every fundraising page of event 1001, and signs
+// out. Its session across reloads and tabs: session-restore.test.mjs.
 import assert from "node:assert/strict";
 import { describe } from "node:test";
-import { USER, browserTests, consoleErrors, loginAndConsent, rawCampaign, servers } from "./harness.mjs";
+import {
+  USER, browserTests, consoleErrors, loginAndConsent, rawCampaign, servers, signInByRedirect,
+} from "./harness.mjs";
 
 const env = servers();
 const leptosUrl = process.env.FUNDRAISING_LEPTOS_URL;
@@ -34,6 +37,8 @@ describe("the Leptos example", () => {
     const popupOpened = page.waitForEvent("popup");
     await page.getByRole("button", { name: "Sign in" }).click();
     const popup = await popupOpened;
+    // While the sign-in runs, a second click cannot start another.
+    await page.locator("#sign-in[disabled]").waitFor();
     await loginAndConsent(popup);
     if (!popup.isClosed()) await popup.waitForEvent("close");
     await page.getByTestId("signed-in").waitFor();
@@ -49,6 +54,16 @@ describe("the Leptos example", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     assert.equal(await page.getByTestId("signed-in").count(), 0);
+    errors.check();
+  });
+
+  it("when the browser blocks the pop-up, signs in by redirect and comes back signed in", async ({ page }) => {
+    const errors = consoleErrors(page);
+    await page.goto(`${leptosUrl}/`);
+    await page.locator("[data-session=signedOut]").waitFor();
+    await signInByRedirect(page, { appUrl: leptosUrl, authUrl: env.authUrl });
+    assert.equal(await page.getByTestId("signed-in").textContent(), `Signed in as ${USER.name}`);
+    assert.equal(await page.locator("[role=alert]").count(), 0);
     errors.check();
   });
 });

@@ -10,11 +10,10 @@
 // "firefox,webkit"); an engine that is missing fails its tests with the command that installs it.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Builder, Key } from "selenium-webdriver";
-import { ARTIFACTS, USER } from "./harness.mjs";
+import { ARTIFACTS, USER, freePort } from "./harness.mjs";
 
 /** The engines these tests run in. */
 export const ENGINES = (process.env.E2E_ENGINES ?? "firefox,webkit").split(",").map((s) => s.trim()).filter(Boolean);
@@ -90,18 +89,6 @@ const ENGINE_SPECS = {
     }),
   },
 };
-
-/** A free loopback port (the driver binds it right after). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits until `check()` resolves truthy (polled every 100 ms) or fails after `timeout` ms. */
 export async function waitUntil(check, { timeout = WAIT_MS, message = "condition" } = {}) {

@@ -22,6 +22,8 @@ cargo fmt --all -- --check
 
 step "clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
+step "clippy (the companion with OpenTelemetry export, --features otlp)"
+cargo clippy -p fundraising-companion --all-targets --features otlp -- -D warnings
 step "clippy (wasm32: the Rust API, the npm package, its build without sign-in)"
 for features in "" "--features js,chrono,time" "--no-default-features --features js"; do
   # shellcheck disable=SC2086 # the feature flags are words
@@ -36,6 +38,8 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -
 
 step "native tests"
 cargo test --workspace
+step "the companion's OTLP export (--features otlp) to a collector in the test"
+cargo test -p fundraising-companion --features otlp --test e2e -- spans_are_exported_over_otlp
 
 step "interop: openid-client against the sandbox, oidc-provider behind the companion"
 cargo build -q -p fundraising-sandbox -p fundraising-companion

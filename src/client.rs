@@ -25,9 +25,9 @@ pub(crate) type Sending<'a> = Pin<Box<dyn Future<Output = Result<HttpResponse, E
 /// its future cancels it, aborting its request.
 ///
 /// A client lives on the browser's one thread: it is neither `Send` nor `Sync` (it holds JS
-/// values). Share it in a UI framework as a local value: in Leptos with
-/// `provide_context(client)` from the app's root component (contexts do not need `Send` in
-/// client-side rendering) or `StoredValue::new_local(client)`; in Yew as a
+/// values). Share it in a UI framework as a local value: in Leptos through
+/// `StoredValue::new_local(client)`, which is `Send + Sync` itself and so may also be provided
+/// as a context (`provide_context(StoredValue::new_local(client))`); in Yew as a
 /// `ContextProvider<Client>` (which needs `Clone + PartialEq`, both cheap here).
 ///
 /// ```no_run

@@ -20,8 +20,10 @@
 //!         .companion_url("http://127.0.0.1:8080")
 //!         .scopes(["fundraise", "offline_access"]),
 //! )?;
-//! // On the home page: finishes a redirect sign-in, or hands a pop-up's callback to its opener.
-//! client.handle_callback(None).await?;
+//! // When the page starts: finishes a sign-in callback (a pop-up hands it to its opener), or
+//! // asks the companion whether it still holds the user's session.
+//! let session = client.restore_session().await?;
+//! # let _ = session;
 //!
 //! let campaign = client.campaign("demo-campaign").await?;
 //! let raised = campaign.donation_summary.total_amount;

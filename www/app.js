@@ -20,9 +20,10 @@ async function main() {
     scopes: ["fundraise", "offline_access"],
   });
 
-  // The home page is the registered redirect URI: finish a sign-in first (in a pop-up this hands
-  // the result to the opener and closes the window), or pick up the companion's session.
-  await setupAuth(client, config.companionUrl);
+  // The header shows the session from now on; the client restores it meanwhile (the home page
+  // is the registered redirect URI: in the sign-in pop-up this hands the result to the opener,
+  // which closes the window).
+  const auth = setupAuth(client);
 
   const campaign = document.createElement("fundraising-campaign");
   campaign.id = "campaign";
@@ -36,6 +37,8 @@ async function main() {
   setupDonationLookup(client);
   setupEventForm(client);
   setupEventPages(client);
+  // Ready once every section is wired and the page knows whether the user is signed in.
+  await auth;
   document.body.dataset.ready = "true";
 }
 

@@ -15,27 +15,25 @@ export function signInErrorText(error) {
 }
 
 /**
- * After a reload: when the companion still holds a refreshable session (its HttpOnly cookie),
- * gets a fresh access token through it, which restores `client.session`. Never in a pop-up,
- * whose only job is to hand its callback to the opener.
+ * Text shown when the page could not learn whether the user is signed in: a refused sign-in
+ * answer, or a companion that cannot be reached (the page then goes on signed out).
  */
-async function restoreSession(client, companionUrl) {
-  if (client.session || window.opener) return;
-  try {
-    const response = await fetch(new URL("/auth/session", companionUrl), { credentials: "include" });
-    if (response.ok && (await response.json()).active === true) await client.getAccessToken();
-  } catch (error) {
-    console.warn("could not restore the session", error);
-  }
+export function restoreErrorText(error) {
+  return SIGN_IN_MESSAGES[error?.code]
+    ?? `Could not check whether you are signed in, so the page goes on signed out: ${describeError(error)} [${error?.code ?? "unknown"}]`;
 }
 
 /**
- * Finishes a sign-in when the page is a callback (or restores the companion's session after a
- * reload), then shows the sign-in state, keeps it in step with the client's `sessionchange`
- * event and wires the buttons. Fires `session-change` on document whenever the user signs in or
- * out (in this tab or another).
+ * Shows the session as the client knows it and keeps it in step with the client's
+ * `sessionchange` event, wires the buttons, then restores the session: the client finishes a
+ * sign-in when the page is its callback (in the pop-up it hands it to the opener, which closes
+ * the pop-up), or else asks the companion once whether it still holds this browser's session.
+ * The header shows the loading state until the answer ("unknown"). Resolves once the state is
+ * known. Fires `session-change` on document whenever the signed-in user changes (in this tab
+ * or another).
  */
-export async function setupAuth(client, companionUrl) {
+export async function setupAuth(client) {
+  const auth = document.getElementById("auth");
   const loading = document.getElementById("auth-loading");
   const signedOut = document.getElementById("signed-out");
   const signedIn = document.getElementById("signed-in");
@@ -44,44 +42,43 @@ export async function setupAuth(client, companionUrl) {
   const signOutButton = document.getElementById("sign-out");
   const banner = document.getElementById("auth-message");
 
-  const say = (text, kind = "error") => {
+  const say = (text, kind = "error", code = "") => {
     banner.textContent = text;
     banner.className = `banner ${kind}`;
     banner.dataset.kind = kind;
+    banner.dataset.code = code;
     banner.hidden = false;
   };
   const clear = () => {
     banner.hidden = true;
     banner.textContent = "";
   };
-  const render = (session = client.session) => {
-    loading.hidden = true;
-    signedOut.hidden = Boolean(session);
-    signedIn.hidden = !session;
+  // The header shows `client.sessionState`: "unknown" (the restore has not answered yet),
+  // "signedOut" or "signedIn" (with `client.session`).
+  const render = () => {
+    const state = client.sessionState;
+    const session = client.session;
+    auth.dataset.session = state;
+    loading.hidden = state !== "unknown";
+    signedOut.hidden = state !== "signedOut";
+    signedIn.hidden = state !== "signedIn";
     userName.textContent = session ? (session.profile?.name || session.profile?.email || session.profile?.sub) : "";
-    document.body.dataset.signedIn = session ? "true" : "false";
+    document.body.dataset.signedIn = state === "signedIn" ? "true" : "false";
   };
-  // The header follows the package's `sessionchange` event, whatever caused it: a sign-in or
-  // sign-out here, a renewed token, a session the companion no longer holds, or another tab of
-  // this origin (a sign-out there signs this client out; a sign-in there is picked up through
-  // the companion's cookie). The other sections listen to the page's own `session-change` on
-  // document, sent when the signed-in user changes (not for a renewed token).
-  const onSessionChange = (event) => {
+  // The header follows the package's `sessionchange` event, whatever caused it: the restore, a
+  // sign-in or sign-out here, a renewed token, a session the companion no longer holds, or
+  // another tab of this origin (a sign-out there signs this client out; a sign-in there is
+  // picked up through the companion's cookie). The other sections listen to the page's own
+  // `session-change` on document, sent when the signed-in user changes: not for a renewed
+  // token, nor for a restore that found no session (they started signed out).
+  client.addEventListener("sessionchange", (event) => {
     const { reason, session } = event.detail;
-    render(session);
+    render();
     if (reason === "expired") say("Your session has ended. Sign in again to continue.", "info");
-    if (reason !== "refresh") document.dispatchEvent(new CustomEvent("session-change", { detail: session }));
-  };
-
-  try {
-    await client.handleCallback();
-  } catch (error) {
-    console.warn("sign-in callback failed", error);
-    say(signInErrorText(error));
-  }
-  await restoreSession(client, companionUrl);
+    if (reason === "refresh" || (reason === "restore" && !session)) return;
+    document.dispatchEvent(new CustomEvent("session-change", { detail: session }));
+  });
   render();
-  client.addEventListener("sessionchange", onSessionChange);
 
   signInButton.addEventListener("click", () => {
     clear();
@@ -105,7 +102,7 @@ export async function setupAuth(client, companionUrl) {
           }
         }
         console.warn("sign-in failed", error);
-        say(signInErrorText(error));
+        say(signInErrorText(error), "error", error?.code);
       })
       .finally(() => {
         signInButton.disabled = false;
@@ -119,10 +116,17 @@ export async function setupAuth(client, companionUrl) {
       await client.signOut();
     } catch (error) {
       console.warn("sign-out failed", error);
-      say(`Signing out failed: ${describeError(error)}`);
+      say(`Signing out failed: ${describeError(error)}`, "error", error?.code);
     } finally {
       signOutButton.disabled = false;
-      render();
     }
   });
+
+  try {
+    await client.restoreSession();
+  } catch (error) {
+    // The client is signed out now (`sessionchange` rendered it); the page stays usable.
+    console.warn("could not restore the session", error);
+    say(restoreErrorText(error), "error", error?.code);
+  }
 }

@@ -1,7 +1,9 @@
 // The demo page's client configuration. The page's own origin is the companion (it serves this
 // site) and "/" is the registered home page; the sandbox addresses come from
 // config/HOST_PORT.json (HOST and PORT of this page), which the runner writes
-// (e2e/write-config.mjs), falling back to the default ports on this host.
+// (e2e/write-config.mjs), falling back to the default ports on this host. The file may name
+// another companion (`companionUrl`), or none (`null`): the page then reads public data only and
+// never asks a companion.
 
 /** Default sandbox ports of `make demo` on the page's host. */
 const DEFAULT_API_PORT = 8081;
@@ -9,7 +11,8 @@ const DEFAULT_IDENTITY_PORT = 8082;
 
 /**
  * Resolves with {appId, baseUrl, authUrl, companionUrl, redirectUri, bff}; `bff` is true when
- * the companion serving the page runs in BFF mode (the file says so).
+ * the companion serving the page runs in BFF mode (the file says so); `companionUrl` is null
+ * when the file says there is none.
  */
 export async function loadConfig() {
   const host = `${location.protocol}//${location.hostname}`;
@@ -27,6 +30,8 @@ export async function loadConfig() {
     for (const key of ["appId", "baseUrl", "authUrl"]) {
       if (typeof served?.[key] === "string" && served[key] !== "") config[key] = served[key];
     }
+    if (typeof served?.companionUrl === "string" && served.companionUrl !== "") config.companionUrl = served.companionUrl;
+    if (served?.companionUrl === null) config.companionUrl = null;
     config.bff = served?.bff === true;
   } catch {
     // No file for this server (or not JSON): keep the defaults.

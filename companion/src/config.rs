@@ -3,6 +3,7 @@
 use crate::error::Error;
 use crate::secret::Secret;
 use crate::session::{CookieKey, CookieScope, BFF_COOKIE_PATHS, COOKIE_PATHS};
+use crate::telemetry::LogFormat;
 use clap::Parser;
 use fundraising_serve::{
     Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,
@@ -87,9 +88,16 @@ pub struct Args {
     /// Open connections at most; at the cap new clients wait until one closes.
     #[arg(long, env = "COMPANION_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
     pub max_connections: usize,
-    /// On Ctrl-C or SIGTERM, time open connections get to finish, in milliseconds; those
-    /// still open then are closed.
-    #[arg(long, env = "COMPANION_SHUTDOWN_TIMEOUT_MS", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS)]
+    /// On SIGTERM or Ctrl-C the companion drains: readiness fails at once, the listener
+    /// closes, and requests in flight get this long to finish (in milliseconds); connections
+    /// still open then are closed and the process exits 0.
+    #[arg(
+        long = "drain-timeout-ms",
+        visible_alias = "drain-timeout",
+        alias = "shutdown-timeout-ms",
+        env = "COMPANION_DRAIN_TIMEOUT_MS",
+        default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS
+    )]
     pub shutdown_timeout_ms: u64,
     /// Threads serving connections (default: one per core). Each connection is served on one
     /// thread, together with the upstream calls its requests make.
@@ -104,6 +112,17 @@ pub struct Args {
     /// replaced (other tabs), counted from the end of the refresh, in milliseconds.
     #[arg(long, env = "COMPANION_REFRESH_GRACE_MS", default_value_t = DEFAULT_REFRESH_GRACE_MS)]
     pub refresh_grace_ms: u64,
+    /// Address serving the Prometheus metrics at `/metrics` (e.g. 127.0.0.1:9090); off when
+    /// not given. Keep it off the public network.
+    #[arg(long, env = "COMPANION_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+    /// Log lines as human-readable text or as JSON objects (one per line).
+    #[arg(long, env = "COMPANION_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    /// OpenTelemetry collector receiving the spans over OTLP/HTTP (e.g. http://127.0.0.1:4318;
+    /// spans go to its /v1/traces). Needs the `otlp` cargo feature; off when not given.
+    #[arg(long, env = "COMPANION_OTLP_ENDPOINT")]
+    pub otlp_endpoint: Option<Url>,
 }
 
 /// Default of `--refresh-grace-ms`: 10 s.
@@ -140,6 +159,8 @@ pub struct Settings {
     /// How long a refresh's outcome is shared with requests still carrying the cookie it
     /// replaced, from the end of the refresh.
     pub refresh_grace: Duration,
+    /// Whether metrics are kept (`--metrics-listen` given).
+    pub metrics: bool,
 }
 
 impl Settings {
@@ -165,6 +186,7 @@ impl Settings {
             bff: false,
             redis_url: None,
             refresh_grace: Duration::from_millis(DEFAULT_REFRESH_GRACE_MS),
+            metrics: false,
         })
     }
 
@@ -253,6 +275,7 @@ impl Args {
         settings.api_url = self.api_url;
         settings.bff = self.bff;
         settings.refresh_grace = Duration::from_millis(self.refresh_grace_ms);
+        settings.metrics = self.metrics_listen.is_some();
         if let Some(url) = self.redis_url.filter(|u| !u.trim().is_empty()) {
             check_redis_url(&url)?;
             settings.redis_url = Some(Secret::new(url.trim()));
@@ -457,7 +480,7 @@ mod tests {
             "4000",
             "--max-connections",
             "8",
-            "--shutdown-timeout-ms",
+            "--drain-timeout",
             "300",
         ])
         .unwrap();

@@ -42,6 +42,9 @@ pub enum Error {
     /// operations (404).
     #[error("not one of the proxied operations (GET campaign/byshortname/{{shortName}}, GET donation/ref/{{reference}}, POST event, GET event/{{eventId}}/pages)")]
     NotFound,
+    /// A path under `/auth` that is no endpoint, or under `/api` when BFF mode is off (404).
+    #[error("no such endpoint of the companion")]
+    NoSuchEndpoint,
     /// In BFF mode, a proxied request body over 64 KiB (413).
     #[error("the body is larger than 64 KiB")]
     PayloadTooLarge,
@@ -66,7 +69,7 @@ impl Error {
             Error::SessionExpired => "session_expired",
             Error::UpstreamUnavailable => "upstream_unavailable",
             Error::UpstreamTimeout => "upstream_timeout",
-            Error::NotFound => "not_found",
+            Error::NotFound | Error::NoSuchEndpoint => "not_found",
             Error::PayloadTooLarge => "payload_too_large",
             Error::SessionStoreUnavailable => "session_store_unavailable",
             Error::Config(_) => "internal_error",
@@ -83,7 +86,7 @@ impl Error {
             Error::SessionExpired => StatusCode::UNAUTHORIZED,
             Error::IdTokenInvalid(_) | Error::UpstreamUnavailable => StatusCode::BAD_GATEWAY,
             Error::UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
-            Error::NotFound => StatusCode::NOT_FOUND,
+            Error::NotFound | Error::NoSuchEndpoint => StatusCode::NOT_FOUND,
             Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Error::SessionStoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             Error::Config(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -5,18 +5,22 @@
 
 #![warn(missing_docs)]
 
+mod answer;
 pub mod api_route;
 mod app;
 mod config;
 mod error;
+pub mod metrics;
 pub mod oidc;
+mod refresh;
 mod routes;
 mod secret;
 pub mod session;
 mod state;
+pub mod telemetry;
 mod upstream;
 
-pub use app::app;
+pub use app::{app, metrics_app};
 pub use config::{normalize_origin, read_client_secret, Args, Settings, SECRET_ENV};
 pub use error::Error;
 pub use secret::Secret;

@@ -2,14 +2,17 @@
 
 use crate::config::Settings;
 use crate::error::Error;
+use crate::metrics::Metrics;
 use crate::oidc::Provider;
-use crate::routes::RefreshFlights;
+use crate::refresh::{self, RefreshFlights};
 use crate::upstream::Upstream;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// The companion's state: settings, the identity server client and the refresh flights.
-/// Cheap to clone. There is no server-side session store: any instance sharing the cookie
-/// key serves any request (with `--redis-url`, the instances also share refresh flights).
+/// The companion's state: settings, the identity server client, the refresh flights and the
+/// metrics. Cheap to clone. There is no server-side session store: any instance sharing the
+/// cookie key serves any request (with `--redis-url`, the instances also share refresh
+/// flights).
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
@@ -17,25 +20,37 @@ pub struct AppState {
 
 pub(crate) struct Inner {
     pub(crate) settings: Settings,
-    pub(crate) provider: Provider,
     pub(crate) refreshes: RefreshFlights,
+    /// The identity server's client, and what a refresh needs of the settings.
+    pub(crate) refresh_upstream: refresh::Upstream,
     /// The clients of the resource API (BFF mode's proxy): the upstream timeout, no redirects
     /// followed (a `Location` goes back to the page only when it is under `--api-url`).
     pub(crate) api_http: Upstream,
+    /// The metrics, when `settings.metrics` is on.
+    pub(crate) metrics: Option<Arc<Metrics>>,
+    /// Set when the process was asked to stop: readiness then fails.
+    pub(crate) draining: AtomicBool,
 }
 
 impl AppState {
     /// Builds the state (no network access happens here; discovery is fetched on first use).
     pub fn new(settings: Settings) -> Result<Self, Error> {
-        let provider = Provider::new(&settings)?;
-        let refreshes = RefreshFlights::new(&settings)?;
-        let api_http = Upstream::new(settings.upstream_timeout)?;
+        let metrics = settings.metrics.then(|| Arc::new(Metrics::new()));
+        let provider = Arc::new(Provider::new(&settings, metrics.clone())?);
+        let refreshes = RefreshFlights::new(&settings, metrics.clone())?;
+        let api_http = Upstream::new("api", settings.upstream_timeout, metrics.clone())?;
+        let refresh_upstream = refresh::Upstream {
+            provider,
+            bff: settings.bff,
+        };
         Ok(Self {
             inner: Arc::new(Inner {
                 settings,
-                provider,
                 refreshes,
+                refresh_upstream,
                 api_http,
+                metrics,
+                draining: AtomicBool::new(false),
             }),
         })
     }
@@ -47,7 +62,30 @@ impl AppState {
 
     /// The identity server client.
     pub fn provider(&self) -> &Provider {
-        &self.inner.provider
+        &self.inner.refresh_upstream.provider
+    }
+
+    /// The metrics (`None` unless `settings.metrics`).
+    pub fn metrics(&self) -> Option<&Arc<Metrics>> {
+        self.inner.metrics.as_ref()
+    }
+
+    /// Starts the drain: from now on `/readyz` answers 503, so load balancers stop sending
+    /// new requests. (The listener is closed by the serving loop.)
+    pub fn drain(&self) {
+        if !self.inner.draining.swap(true, Ordering::SeqCst) {
+            tracing::info!("draining: readiness fails from now on");
+        }
+    }
+
+    /// Whether the drain has started.
+    pub fn is_draining(&self) -> bool {
+        self.inner.draining.load(Ordering::SeqCst)
+    }
+
+    /// What a refresh needs to call the identity server.
+    pub(crate) fn refresh_upstream(&self) -> &refresh::Upstream {
+        &self.inner.refresh_upstream
     }
 
     /// The clients of the resource API.

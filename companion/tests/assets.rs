@@ -279,3 +279,182 @@ async fn hashed_copies_are_immutable_and_every_other_name_is_revalidated() {
     assert_eq!(outside.status, 200);
     assert_eq!(outside.header("cache-control"), Some("no-cache"));
 }
+
+/// A site folder next to a secret outside it, reached by a symbolic link inside.
+struct Hostile {
+    companion: Companion,
+    _site: tempfile::TempDir,
+    _outside: tempfile::TempDir,
+    _pkg: tempfile::TempDir,
+}
+
+async fn companion_with_hostile_files() -> Hostile {
+    let site = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let pkg = tempfile::tempdir().unwrap();
+    let root = site.path();
+    std::fs::write(outside.path().join("secret.txt"), "outside the root").unwrap();
+    std::fs::create_dir_all(outside.path().join("dir")).unwrap();
+    std::fs::write(outside.path().join("dir/index.html"), "outside index").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.txt"), root.join("leak.txt")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("dir"), root.join("linked")).unwrap();
+    std::fs::write(root.join("inside.txt"), "inside").unwrap();
+    std::os::unix::fs::symlink(root.join("inside.txt"), root.join("alias.txt")).unwrap();
+    std::fs::write(root.join(".env"), "SECRET=1").unwrap();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(root.join(".git/config"), "[core]").unwrap();
+    std::fs::write(root.join(".gitignore"), "target").unwrap();
+    std::fs::write(
+        root.join("image.svg"),
+        r#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("page.xhtml"),
+        r#"<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>"#,
+    )
+    .unwrap();
+    std::fs::write(root.join("widget.js"), script_text()).unwrap();
+    // Only the compressed siblings of a file that is not there.
+    std::fs::write(root.join("gone.js.br"), brotli(script_text().as_bytes(), 5)).unwrap();
+    std::fs::write(root.join("gone.js.gz"), gzip(script_text().as_bytes())).unwrap();
+    write_with_siblings(
+        pkg.path(),
+        "light/fundraising_client.js",
+        script_text().as_bytes(),
+    );
+    std::fs::write(pkg.path().join("light/index.html"), "<!doctype html>light").unwrap();
+    let mut s = settings("http://127.0.0.1:9");
+    s.static_dir = Some(root.to_path_buf());
+    s.pkg_dir = Some(pkg.path().to_path_buf());
+    Hostile {
+        companion: start_companion(s).await,
+        _site: site,
+        _outside: outside,
+        _pkg: pkg,
+    }
+}
+
+#[tokio::test]
+async fn only_files_inside_the_root_are_served_and_never_hidden_ones() {
+    let h = companion_with_hostile_files().await;
+    for path in [
+        "/leak.txt",
+        "/linked/",
+        "/linked/index.html",
+        "/.env",
+        "/.git/config",
+        "/.gitignore",
+        "/%2eenv",
+        "/gone.js",
+    ] {
+        for encoding in ["", "br, gzip"] {
+            let answer = fetch(&h.companion, path, &[("accept-encoding", encoding)]).await;
+            assert_eq!(answer.status, 404, "{path} ({encoding:?})");
+            let body = String::from_utf8_lossy(&answer.body).into_owned();
+            assert!(
+                !body.contains("outside") && !body.contains("SECRET"),
+                "{path}"
+            );
+        }
+    }
+    // A link that stays inside the root is a file like any other.
+    let alias = fetch(&h.companion, "/alias.txt", &[]).await;
+    assert_eq!((alias.status, alias.body.as_slice()), (200, &b"inside"[..]));
+}
+
+#[tokio::test]
+async fn every_static_answer_carries_the_csp_and_svg_or_xhtml_run_no_inline_script() {
+    let h = companion_with_hostile_files().await;
+    for path in [
+        "/image.svg",
+        "/page.xhtml",
+        "/widget.js",
+        "/inside.txt",
+        "/no-such-file",
+    ] {
+        let answer = fetch(&h.companion, path, &[]).await;
+        let csp = answer
+            .header("content-security-policy")
+            .unwrap_or_else(|| panic!("{path} ({}) has no CSP", answer.status));
+        assert!(
+            csp.contains("script-src 'self' 'wasm-unsafe-eval'"),
+            "{path}: {csp}"
+        );
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert_eq!(
+            answer.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn head_answers_with_the_headers_get_gives() {
+    let (companion, _built, _site, _pkg) = companion_with_assets().await;
+    for (path, encoding) in [
+        ("/widget.js", "br"),
+        ("/widget.js", "gzip"),
+        ("/", "br"),
+        ("/pkg/fundraising_client_bg.wasm", "br"),
+        ("/pkg/fundraising_client_bg.wasm", ""),
+    ] {
+        let get = fetch(&companion, path, &[("accept-encoding", encoding)]).await;
+        let response = client()
+            .head(format!("{}{path}", companion.url))
+            .header("accept-encoding", encoding)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), get.status, "{path}");
+        for name in [
+            "content-encoding",
+            "content-type",
+            "vary",
+            "cache-control",
+            "content-security-policy",
+        ] {
+            let head = response.headers().get(name).map(|v| v.to_str().unwrap());
+            assert_eq!(head, get.header(name), "{path} {encoding:?}: {name}");
+        }
+        assert!(
+            response.bytes().await.unwrap().is_empty(),
+            "{path}: HEAD has no body"
+        );
+    }
+}
+
+#[tokio::test]
+async fn odd_paths_and_ranges_get_4xx_answers_that_say_the_truth() {
+    let (companion, _built, _site, _pkg) = companion_with_assets().await;
+    // An over-long segment: the file system cannot have it; no 500, no error in the log.
+    let long = format!("/{}.js", "a".repeat(300));
+    assert_eq!(fetch(&companion, &long, &[]).await.status, 404);
+    let very_long = format!("/{}", "a/".repeat(3000));
+    assert_eq!(fetch(&companion, &very_long, &[]).await.status, 414);
+    // Several ranges of a compressed file: 416, and no Content-Encoding on an empty body.
+    let ranges = fetch(
+        &companion,
+        "/pkg/fundraising_client_bg.wasm",
+        &[("accept-encoding", "br"), ("range", "bytes=0-1,5-9")],
+    )
+    .await;
+    assert_eq!(ranges.status, 416);
+    assert_eq!(ranges.header("content-encoding"), None);
+}
+
+#[tokio::test]
+async fn a_nested_folder_redirect_keeps_its_prefix() {
+    let h = companion_with_hostile_files().await;
+    let answer = fetch(&h.companion, "/pkg/light?v=1", &[]).await;
+    assert!(
+        matches!(answer.status, 301 | 302 | 307 | 308),
+        "{}",
+        answer.status
+    );
+    assert_eq!(answer.header("location"), Some("/pkg/light/?v=1"));
+    let index = fetch(&h.companion, "/pkg/light/", &[]).await;
+    assert_eq!(index.status, 200);
+}

@@ -553,3 +553,66 @@ async fn the_first_refresh_after_a_redis_restart_succeeds_on_every_instance() {
     let first_b = post(&b, "/auth/refresh", None, Some(&first_a.cookie())).await;
     assert_eq!(first_b.status, 200, "first on B: {}", first_b.body);
 }
+
+/// Redis stalls (SIGSTOP, not a crash) for 1.5 s just as a refresh claims its entry: the
+/// claim's answer does not come within the Redis timeout, so the refresh answers 503 with the
+/// session kept. The claim itself lands once Redis wakes; it must not make the retry wait for
+/// a flight nobody runs. Once Redis is back, the retry works at once, on either instance.
+#[tokio::test]
+async fn a_claim_redis_carries_out_late_is_given_up_and_the_retry_works_at_once() {
+    let redis = RedisServer::start();
+    let identity = start_identity().await;
+    let key = shared_key();
+    let a = start_companion(instance(&identity, &key, &redis.url())).await;
+    let b = start_companion(instance(&identity, &key, &redis.url())).await;
+    let cookie = signed_in(&identity, &a).await;
+    // Both instances have refreshed through Redis before (its scripts are loaded there).
+    let first = post(&a, "/auth/refresh", None, Some(&cookie)).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let second = post(&b, "/auth/refresh", None, Some(&first.cookie())).await;
+    assert_eq!(second.status, 200, "{}", second.body);
+    let cookie = second.cookie();
+    let token = identity.issued_tokens()[6].clone();
+
+    redis.pause();
+    let calls = identity.token_calls();
+    let stalled = post(&a, "/auth/refresh", None, Some(&cookie)).await;
+    assert_eq!(
+        (stalled.status, stalled.error().as_str()),
+        (503, "session_store_unavailable"),
+        "{}",
+        stalled.body
+    );
+    assert!(stalled.set_cookie().is_none(), "the session is kept");
+    // The stall ends 1.5 s after it began.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    redis.resume();
+    // The claim sent during the stall is carried out now, then given up.
+    let url = redis.url();
+    assert!(
+        eventually(Duration::from_secs(3), || async {
+            !redis_get(&url, &entry_of(&token))
+                .await
+                .is_some_and(|v| v.starts_with("P:"))
+        })
+        .await,
+        "no claim is left pending"
+    );
+
+    for (name, companion) in [("other instance", &b), ("same instance", &a)] {
+        let started = Instant::now();
+        let retry = tokio::time::timeout(
+            Duration::from_secs(10),
+            post(companion, "/auth/refresh", None, Some(&cookie)),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("the retry on the {name} still waits after 10 s"));
+        assert_eq!(retry.status, 200, "{name}: {}", retry.body);
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "the retry on the {name} took {:?}",
+            started.elapsed()
+        );
+    }
+    assert_eq!(identity.token_calls(), calls + 1, "one refresh upstream");
+}

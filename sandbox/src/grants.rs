@@ -1,7 +1,7 @@
 //! In-memory state of the identity server: pending authorisation requests, login sessions,
 //! authorisation codes, access tokens and refresh-token chains.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Mutex, MutexGuard};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -32,9 +32,19 @@ pub const LOGIN_LOCK_FIRST_MS: i64 = 30_000;
 /// The longest lock-out, in milliseconds (15 minutes): the longest wait a sign-in can be put
 /// in, counted from the last wrong password sent from the locked-out address.
 pub const LOGIN_LOCK_MAX_MS: i64 = 15 * 60 * 1000;
-/// Most (account, client address) pairs whose wrong passwords are tracked (the least
-/// recently failed is forgotten).
+/// Most (account, client address) pairs whose wrong passwords are tracked. Beyond it the
+/// least recently failed pair that is not locked out is forgotten; an active lock-out never
+/// is. When every tracked pair is locked out, a login from an untracked pair waits until a
+/// lock-out ends (so the table never grows, and no lock-out is lost).
 pub const MAX_THROTTLED_LOGINS: usize = 1000;
+/// Most chains (the tokens descending from one authorisation code) kept at once; beyond it
+/// the least recently refreshed chain is revoked.
+pub const MAX_TOKEN_CHAINS: usize = 4096;
+/// Most access tokens live at once in one chain; a further refresh revokes the oldest.
+pub const MAX_ACCESS_TOKENS_PER_CHAIN: usize = 16;
+/// Most used refresh tokens one chain remembers (for reuse detection); a further refresh
+/// forgets the oldest, which is then answered as an unknown token.
+pub const MAX_USED_REFRESH_TOKENS_PER_CHAIN: usize = 16;
 
 /// The `error_description` of an unknown, expired or foreign authorisation code.
 pub const UNKNOWN_CODE: &str = "the authorization code is unknown or has expired";
@@ -149,7 +159,28 @@ struct RefreshEntry {
 #[derive(Debug)]
 struct AccessEntry {
     info: AccessInfo,
-    chain: String,
+}
+
+/// What the store keeps of one chain, so that it stays bounded and is revoked without a scan.
+#[derive(Debug, Default)]
+struct ChainEntry {
+    /// Its access tokens, oldest first.
+    access: VecDeque<String>,
+    /// Its refresh tokens, used ones oldest first, then the live one.
+    refresh: VecDeque<String>,
+    /// Position in the chains' order of activity.
+    seq: u64,
+    /// When its last token expires.
+    expires_ms: i64,
+}
+
+/// Why a refresh was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefreshRefusal {
+    /// `invalid_grant`: an unknown, expired, revoked or used refresh token.
+    Grant(&'static str),
+    /// `invalid_scope`: a scope the grant does not hold.
+    Scope(&'static str),
 }
 
 #[derive(Debug)]
@@ -213,6 +244,9 @@ struct Inner {
     codes: HashMap<String, CodeEntry>,
     access: HashMap<String, AccessEntry>,
     refresh: HashMap<String, RefreshEntry>,
+    chains: HashMap<String, ChainEntry>,
+    /// Chain ids by last activity, for revoking the least recent beyond [`MAX_TOKEN_CHAINS`].
+    chain_order: BTreeMap<u64, String>,
 }
 
 impl Inner {
@@ -231,6 +265,30 @@ impl Inner {
         self.codes.retain(|_, c| c.expires_ms > now);
         self.access.retain(|_, a| a.info.expires_at_ms > now);
         self.refresh.retain(|_, r| r.expires_ms > now);
+        let order = &mut self.chain_order;
+        self.chains.retain(|_, c| {
+            let live = c.expires_ms > now;
+            if !live {
+                order.remove(&c.seq);
+            }
+            live
+        });
+    }
+
+    /// When the table of wrong passwords is full and every pair in it is locked out: the end
+    /// of the first lock-out to end.
+    fn full_of_lock_outs(&self, now: i64) -> Option<i64> {
+        if self.throttles.len() < MAX_THROTTLED_LOGINS {
+            return None;
+        }
+        let mut first_end = i64::MAX;
+        for a in self.throttles.values() {
+            if a.locked_until_ms <= now {
+                return None;
+            }
+            first_end = first_end.min(a.locked_until_ms);
+        }
+        Some(first_end)
     }
 
     fn remove_request(&mut self, id: &str) -> Option<PendingEntry> {
@@ -240,22 +298,63 @@ impl Inner {
     }
 
     fn revoke_chain(&mut self, chain: &str) {
-        self.refresh.retain(|_, r| r.chain != chain);
-        self.access.retain(|_, a| a.chain != chain);
+        let Some(entry) = self.chains.remove(chain) else {
+            return;
+        };
+        self.chain_order.remove(&entry.seq);
+        for token in &entry.access {
+            self.access.remove(token);
+        }
+        for token in &entry.refresh {
+            self.refresh.remove(token);
+        }
     }
 
-    fn issue(&mut self, grant: &Grant, chain: &str, now: i64) -> IssuedTokens {
+    /// The chain `chain`, made (and the least recently active one revoked beyond
+    /// [`MAX_TOKEN_CHAINS`]) if new, moved to the end of the order of activity.
+    fn touch_chain(&mut self, chain: &str) -> &mut ChainEntry {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        match self.chains.get(chain) {
+            Some(entry) => {
+                self.chain_order.remove(&entry.seq);
+            }
+            None => {
+                while self.chains.len() >= MAX_TOKEN_CHAINS {
+                    let Some((_, oldest)) = self.chain_order.pop_first() else {
+                        break;
+                    };
+                    self.revoke_chain(&oldest);
+                }
+            }
+        }
+        let entry = self.chains.entry(chain.to_owned()).or_default();
+        entry.seq = seq;
+        self.chain_order.insert(seq, chain.to_owned());
+        entry
+    }
+
+    /// Issues an access token for `access_scopes` (the grant's, or fewer on a refresh) and,
+    /// with `offline_access` granted, a refresh token for the whole grant, in `chain`; the
+    /// chain's oldest access token beyond [`MAX_ACCESS_TOKENS_PER_CHAIN`] is revoked.
+    fn issue(
+        &mut self,
+        grant: &Grant,
+        access_scopes: &[String],
+        chain: &str,
+        now: i64,
+    ) -> IssuedTokens {
         let access_token = random_token();
+        let access_expiry = now + ACCESS_TOKEN_LIFETIME_SECS * 1000;
         self.access.insert(
             access_token.clone(),
             AccessEntry {
                 info: AccessInfo {
                     client_id: grant.client_id.clone(),
                     user_email: grant.user_email.clone(),
-                    scopes: grant.scopes.clone(),
-                    expires_at_ms: now + ACCESS_TOKEN_LIFETIME_SECS * 1000,
+                    scopes: access_scopes.to_vec(),
+                    expires_at_ms: access_expiry,
                 },
-                chain: chain.to_owned(),
             },
         );
         let refresh_token = grant.has_scope("offline_access").then(|| {
@@ -271,9 +370,45 @@ impl Inner {
             );
             token
         });
+        let entry = self.touch_chain(chain);
+        entry.access.push_back(access_token.clone());
+        let mut expired = Vec::new();
+        while entry.access.len() > MAX_ACCESS_TOKENS_PER_CHAIN {
+            expired.extend(entry.access.pop_front());
+        }
+        if let Some(token) = &refresh_token {
+            entry.refresh.push_back(token.clone());
+        }
+        entry.expires_ms = entry
+            .expires_ms
+            .max(access_expiry)
+            .max(if refresh_token.is_some() {
+                now + REFRESH_TOKEN_LIFETIME_MS
+            } else {
+                0
+            });
+        for token in expired {
+            self.access.remove(&token);
+        }
         IssuedTokens {
             access_token,
             refresh_token,
+        }
+    }
+
+    /// Forgets the chain's oldest used refresh tokens beyond
+    /// [`MAX_USED_REFRESH_TOKENS_PER_CHAIN`] (the live one, last, stays).
+    fn forget_used(&mut self, chain: &str) {
+        let Some(entry) = self.chains.get_mut(chain) else {
+            return;
+        };
+        let mut forgotten = Vec::new();
+        // The last one is the live token.
+        while entry.refresh.len() > MAX_USED_REFRESH_TOKENS_PER_CHAIN + 1 {
+            forgotten.extend(entry.refresh.pop_front());
+        }
+        for token in forgotten {
+            self.refresh.remove(&token);
         }
     }
 }
@@ -359,14 +494,22 @@ impl GrantStore {
     }
 
     /// Whether a password for `account` (a known user's email) may be checked now for a login
-    /// from `client` (the client's address, see the login page).
+    /// from `client` (the client's address, see the login page). A pair not tracked yet waits
+    /// while the table is full of active lock-outs (see [`MAX_THROTTLED_LOGINS`]).
     pub fn login_gate(&self, account: &str, client: &str, now: i64) -> LoginGate {
         let key = (account.to_ascii_lowercase(), client.to_owned());
-        match self.lock(now).throttles.get(&key) {
+        let inner = self.lock(now);
+        match inner.throttles.get(&key) {
             Some(a) if a.locked_until_ms > now => LoginGate::Locked {
                 remaining_ms: a.locked_until_ms - now,
             },
-            _ => LoginGate::Open,
+            Some(_) => LoginGate::Open,
+            None => match inner.full_of_lock_outs(now) {
+                Some(until) => LoginGate::Locked {
+                    remaining_ms: until - now,
+                },
+                None => LoginGate::Open,
+            },
         }
     }
 
@@ -395,13 +538,20 @@ impl GrantStore {
             let key = (account.to_ascii_lowercase(), client.to_owned());
             if !inner.throttles.contains_key(&key) && inner.throttles.len() >= MAX_THROTTLED_LOGINS
             {
+                // The least recently failed pair that is not locked out; an active lock-out
+                // is never forgotten. None: every pair is locked out, and this one is not
+                // tracked (its logins wait at the gate until a lock-out ends).
                 let oldest = inner
                     .throttles
                     .iter()
+                    .filter(|(_, a)| a.locked_until_ms <= now)
                     .min_by_key(|(_, a)| a.last_ms)
                     .map(|(k, _)| k.clone());
-                if let Some(oldest) = oldest {
-                    inner.throttles.remove(&oldest);
+                match oldest {
+                    Some(oldest) => {
+                        inner.throttles.remove(&oldest);
+                    }
+                    None => return None,
                 }
             }
             let entry = inner.throttles.entry(key).or_insert(LoginFailures {
@@ -519,39 +669,76 @@ impl GrantStore {
         entry.used = true;
         entry.chain = Some(chain.clone());
         let grant = entry.grant.clone();
-        let tokens = inner.issue(&grant, &chain, now);
+        let tokens = inner.issue(&grant, &grant.scopes, &chain, now);
         Ok((grant, tokens))
+    }
+
+    /// How many refresh tokens (live and used) and access tokens the store holds.
+    pub fn token_counts(&self, now: i64) -> (usize, usize) {
+        let inner = self.lock(now);
+        (inner.refresh.len(), inner.access.len())
     }
 
     /// Rotates a refresh token: the presented one stops working and a new pair is issued.
     ///
+    /// `scope` (RFC 6749 §6) narrows the new access token to those of the granted scopes;
+    /// absent, it has the grant's. A scope not granted is refused ([`RefreshRefusal::Scope`])
+    /// and the token stays usable. The new refresh token keeps the whole grant. The returned
+    /// grant carries the access token's scopes.
+    ///
     /// Presenting a refresh token that was already used revokes its whole chain (every
-    /// refresh and access token descending from the same code). Another client's refresh
-    /// token changes nothing and is answered as an unknown one, so that a client learns
-    /// nothing about tokens that are not its own. The error is the `error_description` of an
-    /// `invalid_grant` answer.
+    /// refresh and access token descending from the same code); a chain remembers its last
+    /// [`MAX_USED_REFRESH_TOKENS_PER_CHAIN`] used tokens. Another client's refresh token
+    /// changes nothing and is answered as an unknown one, so that a client learns nothing
+    /// about tokens that are not its own.
     pub fn refresh(
         &self,
         refresh_token: &str,
         client_id: &str,
+        scope: Option<&[&str]>,
         now: i64,
-    ) -> Result<(Grant, IssuedTokens), &'static str> {
+    ) -> Result<(Grant, IssuedTokens), RefreshRefusal> {
         let mut inner = self.lock(now);
         let entry = inner
             .refresh
             .get_mut(refresh_token)
             .filter(|r| r.grant.client_id == client_id)
-            .ok_or(UNKNOWN_REFRESH_TOKEN)?;
+            .ok_or(RefreshRefusal::Grant(UNKNOWN_REFRESH_TOKEN))?;
         if entry.used {
             let chain = entry.chain.clone();
             inner.revoke_chain(&chain);
-            return Err("the refresh token has already been used; its whole chain is revoked");
+            return Err(RefreshRefusal::Grant(
+                "the refresh token has already been used; its whole chain is revoked",
+            ));
         }
+        let access_scopes: Vec<String> = match scope {
+            None => entry.grant.scopes.clone(),
+            Some(asked) => {
+                if asked.iter().any(|s| !entry.grant.has_scope(s)) {
+                    return Err(RefreshRefusal::Scope(
+                        "the scope asks for more than the refresh token was granted",
+                    ));
+                }
+                // In the grant's order.
+                entry
+                    .grant
+                    .scopes
+                    .iter()
+                    .filter(|s| asked.contains(&s.as_str()))
+                    .cloned()
+                    .collect()
+            }
+        };
         entry.used = true;
         let grant = entry.grant.clone();
         let chain = entry.chain.clone();
-        let tokens = inner.issue(&grant, &chain, now);
-        Ok((grant, tokens))
+        let tokens = inner.issue(&grant, &access_scopes, &chain, now);
+        inner.forget_used(&chain);
+        let answered = Grant {
+            scopes: access_scopes,
+            ..grant
+        };
+        Ok((answered, tokens))
     }
 
     /// Who a live access token speaks for.
@@ -595,5 +782,68 @@ impl GrantStore {
             return true;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grant(n: usize) -> Grant {
+        Grant {
+            client_id: "demo-app".into(),
+            redirect_uri: "http://127.0.0.1:8080/".into(),
+            user_email: format!("user{n}@example.org"),
+            scopes: vec!["openid".into(), "profile".into(), "offline_access".into()],
+            nonce: "n".into(),
+            auth_time: 0,
+        }
+    }
+
+    /// Sign-ins beyond the cap revoke the least recently refreshed chain: the store never
+    /// holds more than [`MAX_TOKEN_CHAINS`] sessions, and a session in use is not the one
+    /// revoked.
+    #[test]
+    fn the_chains_are_capped_and_the_least_recently_refreshed_goes_first() {
+        let store = GrantStore::default();
+        let now = 1_000_000;
+        let mut first = None;
+        let mut kept = None;
+        for n in 0..MAX_TOKEN_CHAINS + 50 {
+            let code = store.issue_code(grant(n), None, now);
+            let (_, tokens) = store
+                .exchange_code(&code, "demo-app", "http://127.0.0.1:8080/", None, now)
+                .expect("exchange");
+            let rt = tokens.refresh_token.expect("offline_access");
+            match n {
+                0 => first = Some(rt),
+                // The second session is refreshed late: it is the most recent, then.
+                1 => kept = Some(rt),
+                n if n == MAX_TOKEN_CHAINS - 10 => {
+                    let (_, fresh) = store
+                        .refresh(kept.as_deref().expect("kept"), "demo-app", None, now)
+                        .expect("refresh");
+                    kept = fresh.refresh_token;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(
+            store.inner.lock().expect("lock").chains.len(),
+            MAX_TOKEN_CHAINS
+        );
+        let (refresh_tokens, access_tokens) = store.token_counts(now);
+        assert!(refresh_tokens <= MAX_TOKEN_CHAINS + 1, "{refresh_tokens}");
+        assert!(access_tokens <= MAX_TOKEN_CHAINS + 1, "{access_tokens}");
+        assert_eq!(
+            store
+                .refresh(first.as_deref().expect("first"), "demo-app", None, now)
+                .err(),
+            Some(RefreshRefusal::Grant(UNKNOWN_REFRESH_TOKEN)),
+            "the oldest session was revoked"
+        );
+        assert!(store
+            .refresh(kept.as_deref().expect("kept"), "demo-app", None, now)
+            .is_ok());
     }
 }

@@ -57,9 +57,16 @@ struct Args {
     /// Open connections at most, on each listener; at the cap new clients wait until one closes.
     #[arg(long, env = "SANDBOX_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
-    /// On Ctrl-C or SIGTERM, time open connections get to finish, in milliseconds; those
-    /// still open then are closed.
-    #[arg(long, env = "SANDBOX_SHUTDOWN_TIMEOUT_MS", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS)]
+    /// On SIGTERM or Ctrl-C the sandbox drains: both listeners close at once, and requests in
+    /// flight get this long to finish (in milliseconds); connections still open then are
+    /// closed and the process exits 0.
+    #[arg(
+        long = "drain-timeout-ms",
+        visible_alias = "drain-timeout",
+        alias = "shutdown-timeout-ms",
+        env = "SANDBOX_DRAIN_TIMEOUT_MS",
+        default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS
+    )]
     shutdown_timeout_ms: u64,
 }
 

@@ -1570,3 +1570,172 @@ fn futures_chunks(text: String) -> axum::body::Body {
         .collect();
     axum::body::Body::from_stream(futures_util::stream::iter(chunks))
 }
+
+/// A refresh with demo-app's credentials asking for `scope`.
+async fn refresh_with_scope(app: &axum::Router, refresh_token: &str, scope: &str) -> Reply {
+    call(
+        app,
+        token_request(
+            Some(&basic("demo-app", "demo-secret")),
+            &[
+                ("grant_type", "refresh_token"),
+                ("refresh_token", refresh_token),
+                ("scope", scope),
+            ],
+        ),
+    )
+    .await
+}
+
+/// RFC 6749 §6: a refresh may narrow the scope, never widen it. A scope the grant lacks (or
+/// one the server does not know) is `invalid_scope` and the token stays usable; a narrower
+/// scope gives an access token with those scopes only, while the new refresh token keeps the
+/// whole grant.
+#[tokio::test]
+async fn refresh_refuses_a_wider_scope_and_honours_a_narrower_one() {
+    let t = open_default();
+    let app = t.identity();
+    let code = code(&app, &authorize_uri(&[])).await;
+    let rt = exchange(&app, &code, Some(VERIFIER)).await.json()["refresh_token"]
+        .as_str()
+        .expect("rt")
+        .to_owned();
+    for wider in [
+        "openid profile email offline_access fundraise",
+        "openid profile made-up-scope",
+    ] {
+        let refused = refresh_with_scope(&app, &rt, wider).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::BAD_REQUEST,
+            "{wider}: {}",
+            refused.body
+        );
+        assert_eq!(refused.json()["error"], "invalid_scope", "{}", refused.body);
+    }
+    // Refused without being used: the token still refreshes, narrowed now.
+    let narrow = refresh_with_scope(&app, &rt, "openid profile").await;
+    assert_eq!(narrow.status, StatusCode::OK, "{}", narrow.body);
+    let narrow = narrow.json();
+    assert_eq!(narrow["scope"], "openid profile");
+    let now = t.sandbox.clock().now_millis();
+    let access = narrow["access_token"].as_str().expect("access token");
+    let info = t.sandbox.grants().access(access, now).expect("live");
+    assert_eq!(info.scopes, ["openid", "profile"]);
+    let claims = verify_jwt(
+        &call(&app, get("/.well-known/jwks.json")).await.json(),
+        narrow["id_token"].as_str().expect("id_token"),
+    );
+    assert!(
+        claims.get("email").is_none(),
+        "email was not asked: {claims}"
+    );
+    // The rotated refresh token holds the whole grant: without scope, all of it again.
+    let rt2 = narrow["refresh_token"].as_str().expect("rotated");
+    let whole = refresh(&app, rt2).await;
+    assert_eq!(whole.status, StatusCode::OK, "{}", whole.body);
+    assert_eq!(whole.json()["scope"], "openid profile email offline_access");
+}
+
+/// One session refreshed thousands of times keeps the store bounded: each chain holds at most
+/// a fixed number of access tokens and of used refresh tokens, and a used token it still
+/// remembers is detected as reused (the chain is revoked).
+#[tokio::test]
+async fn a_session_refreshed_thousands_of_times_keeps_the_token_store_bounded() {
+    use fundraising_sandbox::{MAX_ACCESS_TOKENS_PER_CHAIN, MAX_USED_REFRESH_TOKENS_PER_CHAIN};
+    let t = open_default();
+    let app = t.identity();
+    let code = code(&app, &authorize_uri(&[])).await;
+    let mut rt = exchange(&app, &code, Some(VERIFIER)).await.json()["refresh_token"]
+        .as_str()
+        .expect("rt")
+        .to_owned();
+    let mut used = Vec::new();
+    for _ in 0..2000 {
+        let next = refresh(&app, &rt).await;
+        assert_eq!(next.status, StatusCode::OK, "{}", next.body);
+        used.push(std::mem::replace(
+            &mut rt,
+            next.json()["refresh_token"]
+                .as_str()
+                .expect("rt")
+                .to_owned(),
+        ));
+    }
+    let now = t.sandbox.clock().now_millis();
+    let (refresh_tokens, access_tokens) = t.sandbox.grants().token_counts(now);
+    assert!(
+        refresh_tokens <= MAX_USED_REFRESH_TOKENS_PER_CHAIN + 1,
+        "{refresh_tokens} refresh tokens kept for one session"
+    );
+    assert!(
+        access_tokens <= MAX_ACCESS_TOKENS_PER_CHAIN,
+        "{access_tokens} access tokens kept for one session"
+    );
+    // The last used token is remembered: presenting it revokes the chain.
+    let reused = refresh(&app, used.last().expect("used")).await;
+    assert_eq!(reused.json()["error"], "invalid_grant");
+    assert!(
+        reused.json()["error_description"]
+            .as_str()
+            .is_some_and(|d| d.contains("already been used")),
+        "{}",
+        reused.body
+    );
+    assert_eq!(refresh(&app, &rt).await.json()["error"], "invalid_grant");
+    assert_eq!(t.sandbox.grants().token_counts(now), (0, 0));
+}
+
+/// An attacker with many addresses fails once from each: the oldest entries are forgotten
+/// to keep the table bounded, but never an active lock-out. When every entry is a lock-out,
+/// a new address waits at the gate instead of growing the table.
+#[test]
+fn the_login_throttle_never_forgets_an_active_lock_out() {
+    use fundraising_sandbox::{LoginGate, LOGIN_FAILURES_BEFORE_LOCK};
+    let t = open_default();
+    let grants = t.sandbox.grants();
+    let now = t.sandbox.clock().now_millis();
+    let max = fundraising_sandbox::MAX_THROTTLED_LOGINS;
+    let account = "demo@example.org";
+    for _ in 0..LOGIN_FAILURES_BEFORE_LOCK {
+        grants.login_failed("no-request", Some(account), "203.0.113.7", now);
+    }
+    assert!(matches!(
+        grants.login_gate(account, "203.0.113.7", now),
+        LoginGate::Locked { .. }
+    ));
+    // 1,000 more addresses fail once each, later.
+    for i in 0..max {
+        let client = format!("198.51.{}.{}", i / 250, i % 250);
+        grants.login_failed("no-request", Some(account), &client, now + 1 + i as i64);
+    }
+    assert!(grants.throttled_logins(now + 2000) <= max);
+    assert!(
+        matches!(
+            grants.login_gate(account, "203.0.113.7", now + 2000),
+            LoginGate::Locked { .. }
+        ),
+        "the lock-out survived the flood"
+    );
+
+    // Every tracked pair locked out: the table stays full, a new address waits.
+    let full = open_default();
+    let grants = full.sandbox.grants();
+    for i in 0..max {
+        let client = format!("192.0.{}.{}", i / 250, i % 250);
+        for _ in 0..LOGIN_FAILURES_BEFORE_LOCK {
+            grants.login_failed("no-request", Some(account), &client, now);
+        }
+    }
+    assert_eq!(grants.throttled_logins(now), max);
+    grants.login_failed("no-request", Some(account), "203.0.113.99", now);
+    assert_eq!(grants.throttled_logins(now), max, "bounded");
+    assert!(matches!(
+        grants.login_gate(account, "203.0.113.99", now),
+        LoginGate::Locked { .. }
+    ));
+    assert!(matches!(
+        grants.login_gate(account, "192.0.0.0", now),
+        LoginGate::Locked { .. }
+    ));
+}

@@ -275,3 +275,56 @@ fn ctrl_c_and_sigterm_still_stop_an_idle_sandbox_at_once() {
         assert!(status.success(), "SIG{signal}: {status}");
     }
 }
+
+/// SIGTERM while a token request is in flight (a slow token endpoint): both listeners stop
+/// accepting at once, the request in flight is answered, and the process exits 0, as the
+/// companion drains (both go through `fundraising-serve`).
+#[test]
+fn sigterm_drains_a_token_request_in_flight_and_refuses_new_connections() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().expect("dir");
+    let (mut server, api, identity) = start(
+        dir.path(),
+        &["--token-delay-ms", "1500", "--drain-timeout", "5000"],
+    );
+    let mut in_flight = std::net::TcpStream::connect(identity).expect("connect");
+    in_flight
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let body = "grant_type=refresh_token&refresh_token=unknown";
+    write!(
+        in_flight,
+        "POST /connect/token HTTP/1.1\r\nHost: {identity}\r\nConnection: close\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send");
+    // Whole requests after it are answered: it was accepted (in order) before.
+    assert_answering(api, identity);
+    let answer = std::thread::spawn(move || {
+        let mut answer = Vec::new();
+        in_flight.read_to_end(&mut answer).expect("an answer");
+        String::from_utf8_lossy(&answer).into_owned()
+    });
+    server.signal("TERM");
+    let deadline = Instant::now() + Duration::from_secs(1);
+    for address in [identity, api] {
+        loop {
+            match std::net::TcpStream::connect(address) {
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => break,
+                _ => {
+                    assert!(Instant::now() < deadline, "{address} still accepts");
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            }
+        }
+    }
+    assert!(!answer.is_finished(), "the request was still in flight");
+    let answer = answer.join().expect("answer");
+    assert!(answer.starts_with("HTTP/1.1 401"), "answered: {answer}");
+    assert!(answer.contains("invalid_client"), "{answer}");
+    let status = server
+        .exit_within(Duration::from_secs(5))
+        .expect("the sandbox exits once drained");
+    assert_eq!(status.code(), Some(0));
+}

@@ -9,6 +9,7 @@ use super::jwks::{JwkSet, VerificationKeys};
 use super::token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};
 use crate::config::Settings;
 use crate::error::Error;
+use crate::metrics::Metrics;
 use crate::secret::Secret;
 use crate::upstream::{self, Answer, Upstream, UpstreamRequest};
 use axum::body::Bytes;
@@ -55,7 +56,7 @@ async fn send(
     what: &'static str,
     request: UpstreamRequest,
 ) -> Result<Answer, Error> {
-    http.send(request, MAX_UPSTREAM_BODY)
+    http.send(what, request, MAX_UPSTREAM_BODY)
         .await
         .map_err(|failure| failure.into_error(what, "identity server"))
 }
@@ -94,10 +95,10 @@ fn client_authorization(app_id: &str, secret: &Secret) -> HeaderValue {
 
 impl Provider {
     /// A client for the identity server of `settings` (nothing is fetched yet).
-    pub fn new(settings: &Settings) -> Result<Self, Error> {
+    pub fn new(settings: &Settings, metrics: Option<Arc<Metrics>>) -> Result<Self, Error> {
         super::ring_provider::install();
         Ok(Self {
-            http: Upstream::new(settings.upstream_timeout)?,
+            http: Upstream::new("identity", settings.upstream_timeout, metrics)?,
             auth_url: settings.auth_url.clone(),
             app_id: settings.app_id.clone(),
             authorization: client_authorization(&settings.app_id, &settings.client_secret),
@@ -256,7 +257,7 @@ impl Provider {
         }) else {
             return;
         };
-        match self.http.send(post, MAX_UPSTREAM_BODY).await {
+        match self.http.send("revocation", post, MAX_UPSTREAM_BODY).await {
             Ok(answer) if answer.status.is_success() => {}
             Ok(answer) => tracing::warn!(status = answer.status.as_u16(), "revocation refused"),
             Err(failure) => tracing::warn!(?failure, "revocation failed"),

@@ -6,17 +6,24 @@
 //! when the browser accepts it, else gzip), from the `.br`/`.gz` files the package build
 //! writes beside each file, or on the fly for files without them; the package's
 //! content-hashed copies are cached for a year as `immutable`, everything else is revalidated.
+//!
+//! Only files inside the folder are served, by their canonical path: no symbolic link that
+//! leads out of it, no name starting with a dot (`.env`, `.git/`), no `.br`/`.gz` sibling of
+//! a file that is not there; every answer carries the Content-Security-Policy, and `HEAD`
+//! answers with the headers `GET` would.
 
 use crate::config::{normalize_origin, Settings};
+use axum::body::Body;
 use axum::extract::{OriginalUri, Request, State};
 use axum::http::header::{
-    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, VARY,
-    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_SECURITY_POLICY, CONTENT_TYPE,
+    LOCATION, VARY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use std::path::Path;
+use percent_encoding::percent_decode_str;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{Any, CorsLayer};
@@ -88,19 +95,115 @@ pub fn is_ambiguous_path(path: &str) -> bool {
         || lower.contains("%25")
 }
 
-/// Refuses (404) a path [`is_ambiguous_path`] flags before the file service sees it; the
-/// original path is checked too, since `/pkg` is nested.
-pub async fn guard_path(request: Request, next: Next) -> Response {
+/// Longest request path the file service looks at; longer is `414 URI Too Long`.
+pub const MAX_PATH: usize = 2048;
+/// Longest path segment (a file name on common file systems); longer is 404.
+pub const MAX_SEGMENT: usize = 255;
+
+/// The folder a file service serves, as its canonical path (links resolved).
+#[derive(Debug, Clone)]
+pub struct Root {
+    canonical: Option<Arc<PathBuf>>,
+}
+
+impl Root {
+    /// The root `folder` (a folder that does not exist serves nothing).
+    pub fn new(folder: &Path) -> Self {
+        Self {
+            canonical: std::fs::canonicalize(folder).ok().map(Arc::new),
+        }
+    }
+}
+
+/// The file a request path names under `root`, if it is one to serve: its segments decoded,
+/// none empty (but the last), `.`, `..`, starting with a dot or longer than
+/// [`MAX_SEGMENT`]; a folder names its `index.html`. `Err(true)` for a folder named without
+/// its trailing slash (answered with a redirect), `Err(false)` for anything not served.
+async fn resolve(root: &Path, path: &str) -> Result<PathBuf, bool> {
+    let mut target = root.to_path_buf();
+    let trimmed = path.strip_prefix('/').unwrap_or(path);
+    let segments: Vec<&str> = trimmed.split('/').collect();
+    let last = segments.len() - 1;
+    for (i, raw) in segments.iter().enumerate() {
+        let segment = percent_decode_str(raw).decode_utf8().map_err(|_| false)?;
+        if segment.is_empty() {
+            if i == last {
+                continue;
+            }
+            return Err(false);
+        }
+        if segment.starts_with('.')
+            || segment.len() > MAX_SEGMENT
+            || segment.contains(['/', '\\', '\0'])
+        {
+            return Err(false);
+        }
+        target.push(segment.as_ref());
+    }
+    let metadata = tokio::fs::metadata(&target).await.map_err(|_| false)?;
+    if metadata.is_dir() {
+        if !path.ends_with('/') {
+            return Err(true);
+        }
+        target.push("index.html");
+    }
+    // The file must be one, inside the root, once every link is resolved.
+    let canonical = tokio::fs::canonicalize(&target).await.map_err(|_| false)?;
+    let file = tokio::fs::metadata(&canonical).await.map_err(|_| false)?;
+    if !file.is_file() || !canonical.starts_with(root) {
+        return Err(false);
+    }
+    Ok(canonical)
+}
+
+/// Lets through to the file service only the requests for a file [`resolve`] accepts: a path
+/// [`is_ambiguous_path`] flags, a hidden name, a link leading out of the folder, a missing
+/// file (whatever siblings it has) or an over-long segment is 404, a path over [`MAX_PATH`]
+/// is 414. A folder named without its slash is redirected to its full path (`/pkg/light` to
+/// `/pkg/light/`), the query kept.
+pub async fn guard_path(State(root): State<Root>, request: Request, next: Next) -> Response {
     let original = request
         .extensions()
         .get::<OriginalUri>()
-        .map(|u| u.0.path().to_owned());
-    let ambiguous = is_ambiguous_path(request.uri().path())
-        || original.as_deref().is_some_and(is_ambiguous_path);
-    if ambiguous {
+        .map(|u| u.0.clone())
+        .unwrap_or_else(|| request.uri().clone());
+    if original.path().len() > MAX_PATH {
+        return StatusCode::URI_TOO_LONG.into_response();
+    }
+    let path = request.uri().path();
+    if is_ambiguous_path(path) || is_ambiguous_path(original.path()) {
         return StatusCode::NOT_FOUND.into_response();
     }
-    next.run(request).await
+    let Some(folder) = root.canonical.as_deref() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    match resolve(folder, path).await {
+        Ok(_) => next.run(request).await,
+        Err(true) => {
+            let location = match original.query() {
+                Some(query) => format!("{}/?{query}", original.path()),
+                None => format!("{}/", original.path()),
+            };
+            match HeaderValue::from_str(&location) {
+                Ok(location) => {
+                    (StatusCode::TEMPORARY_REDIRECT, [(LOCATION, location)]).into_response()
+                }
+                Err(_) => StatusCode::NOT_FOUND.into_response(),
+            }
+        }
+        Err(false) => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// Answers a `HEAD` as the `GET` of the same file, without its body: the same type,
+/// encoding, length (when known) and caching headers.
+pub async fn head_as_get(mut request: Request, next: Next) -> Response {
+    if request.method() != Method::HEAD {
+        return next.run(request).await;
+    }
+    *request.method_mut() = Method::GET;
+    let (parts, _body) = next.run(request).await.into_parts();
+    Response::from_parts(parts, Body::empty())
 }
 
 /// The headers every asset answer carries, built once from the settings.
@@ -153,10 +256,12 @@ pub fn content_security_policy(settings: &Settings) -> String {
 }
 
 /// Adds to every asset answer `X-Content-Type-Options: nosniff`,
-/// `Cross-Origin-Resource-Policy: cross-origin`, `Vary: Accept-Encoding` and a
-/// `Cache-Control`: [`IMMUTABLE`] for a content-hashed copy that was found
-/// ([`is_content_hashed`]), else [`REVALIDATE`]; JavaScript as `text/javascript`; HTML pages
-/// also get `X-Frame-Options: DENY` and the Content-Security-Policy.
+/// `Cross-Origin-Resource-Policy: cross-origin`, `Vary: Accept-Encoding`, the
+/// Content-Security-Policy and `X-Frame-Options: DENY` (whatever the type: an SVG or XHTML
+/// file opened as a page runs no inline script), and a `Cache-Control`: [`IMMUTABLE`] for a
+/// content-hashed copy that was found ([`is_content_hashed`]), else [`REVALIDATE`];
+/// JavaScript as `text/javascript`. A `416` (a range the file does not have) carries no
+/// `Content-Encoding`: it has no body to decode.
 pub async fn asset_headers(
     State(headers): State<Arc<AssetHeaders>>,
     request: Request,
@@ -175,12 +280,11 @@ pub async fn asset_headers(
     };
     let mut response = next.run(request).await;
     let found = response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED;
-    let is_html = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.starts_with("text/html"));
+    let unsatisfiable = response.status() == StatusCode::RANGE_NOT_SATISFIABLE;
     let out = response.headers_mut();
+    if unsatisfiable {
+        out.remove(CONTENT_ENCODING);
+    }
     out.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     out.insert(CORP, HeaderValue::from_static("cross-origin"));
     let cache = if hashed && found {
@@ -206,10 +310,8 @@ pub async fn asset_headers(
             HeaderValue::from_static("text/javascript; charset=utf-8"),
         );
     }
-    if is_html {
-        out.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-        out.insert(CONTENT_SECURITY_POLICY, headers.csp.clone());
-    }
+    out.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    out.insert(CONTENT_SECURITY_POLICY, headers.csp.clone());
     response
 }
 

@@ -1,8 +1,8 @@
 //! `POST /auth/token`: redeems an authorisation code.
 
-use super::answer::token_answer;
 use super::guard::BrowserPost;
 use super::json::ApiJson;
+use crate::answer::token_answer;
 use crate::error::Error;
 use crate::oidc::TokenGrant;
 use crate::secret::Secret;
@@ -48,6 +48,9 @@ pub async fn exchange(
     let scope = state.settings().cookie_scope();
     let cookies = match &tokens.refresh_token {
         Some(refresh_token) => {
+            if let Some(metrics) = state.metrics() {
+                metrics.session_started();
+            }
             let session = SessionData {
                 refresh_token: refresh_token.clone(),
                 redirect_uri: request.redirect_uri.clone(),

@@ -17,6 +17,9 @@ pub async fn logout(
     let settings = state.settings();
     if let CookieState::Valid(session) = session_from_headers(&settings.cookie_key, &headers) {
         state.provider().revoke(&session.refresh_token).await;
+        if let Some(metrics) = state.metrics() {
+            metrics.session_ended("signed_out");
+        }
     }
     (
         StatusCode::NO_CONTENT,

@@ -1,6 +1,5 @@
 //! The HTTP handlers and their extractors.
 
-mod answer;
 pub mod assets;
 mod exchange;
 mod guard;
@@ -13,9 +12,9 @@ mod session;
 
 pub use exchange::exchange;
 pub use guard::CSRF_HEADER;
-pub use health::healthz;
+pub use health::{healthz, readyz};
 pub use json::BODY_LIMIT;
 pub use logout::logout;
 pub use proxy::proxy;
-pub use refresh::{refresh, RefreshFlights};
+pub use refresh::refresh;
 pub use session::session;

@@ -149,7 +149,7 @@ async fn call(
     let request = request.body(body).map_err(|_| Error::UpstreamUnavailable)?;
     let answer = state
         .api_http()
-        .send(request, MAX_RESPONSE_BODY)
+        .send("resource", request, MAX_RESPONSE_BODY)
         .await
         .map_err(|failure| failure.into_error("api", "resource API"))?;
     let header = |name| answer.headers.get(name).cloned();

@@ -14,4 +14,4 @@ pub use key::CookieKey;
 pub use shared_flight::{
     FlightError, SharedFlight, KEY_PREFIX, MAX_UNSTORED, RECONCILE_WINDOW, REDIS_TIMEOUT,
 };
-pub use single_flight::SingleFlight;
+pub use single_flight::{Part, SingleFlight};

@@ -10,6 +10,10 @@
 //!   requests that waited for that very flight, while a newcomer claims the key again (so a
 //!   failure is retried by the next caller, as in [`super::SingleFlight`]).
 //!
+//! - `R:<flight>` after a claim whose answer was lost (Redis stalled past the answer timeout):
+//!   the claim is given up at once, so that a claim Redis carries out late, once it wakes,
+//!   leaves nothing that would make the next refresh wait for a flight nobody runs.
+//!
 //! Outcomes are sealed with the cookie key by the `cookie` crate's private jar (AES-256-GCM,
 //! the entry's name bound as associated data) together with an absolute expiry: Redis never
 //! holds a token in the clear, an entry cannot be moved under another key, and an entry
@@ -23,6 +27,8 @@
 //! restarted) is sent once more, on the connection the manager makes anew.
 
 use super::key::CookieKey;
+use super::single_flight::Part;
+use crate::metrics::{CallOutcome, Metrics};
 use ::cookie::{Cookie, CookieJar};
 use rand::RngCore;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -58,14 +64,36 @@ pub const MAX_UNSTORED: usize = 10_000;
 const RECONCILE_FIRST: Duration = Duration::from_millis(100);
 const RECONCILE_MAX: Duration = Duration::from_secs(2);
 
-/// Takes the entry when it is absent or holds a failure; otherwise answers what it holds.
+/// Takes the entry when it is absent, holds a failure or a given-up claim; otherwise answers
+/// what it holds. A claim that was given up before it arrived (`R:` with its own flight) does
+/// not take the entry.
 const CLAIM: &str = r"
 local v = redis.call('GET', KEYS[1])
-if (not v) or string.sub(v, 1, 2) == 'F:' then
+if v == 'R' .. string.sub(ARGV[1], 2) then
+  return v
+end
+local tag = v and string.sub(v, 1, 2)
+if (not v) or tag == 'F:' or tag == 'R:' then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return false
 end
 return v
+";
+
+/// Gives up the claim `ARGV[1]` (`P:<flight>`) whose answer was lost: removes it if it landed;
+/// if the entry is empty, leaves `R:<flight>` for `ARGV[2]` ms so that the claim, should it
+/// land later, takes nothing. Anything else (another claim, an outcome) is left alone.
+const RELEASE: &str = r"
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+if not v then
+  redis.call('SET', KEYS[1], 'R' .. string.sub(ARGV[1], 2), 'PX', ARGV[2])
+  return 2
+end
+return 0
 ";
 
 /// Takes the entry if it still holds `ARGV[1]` (an outcome past its sealed expiry), or
@@ -109,12 +137,15 @@ enum Entry {
     Pending(String),
     Done(String),
     Failed(String, String),
+    /// A claim given up: as good as empty.
+    Released,
 }
 
 fn parse(value: &str) -> Option<Entry> {
     let (tag, rest) = value.split_at_checked(2)?;
     match tag {
         "P:" => Some(Entry::Pending(rest.to_owned())),
+        "R:" => Some(Entry::Released),
         "D:" | "F:" => {
             let (flight, sealed) = rest.split_once(':')?;
             let (flight, sealed) = (flight.to_owned(), sealed.to_owned());
@@ -246,9 +277,22 @@ struct Store {
     grace: Duration,
     publish: Script,
     backlog: Arc<Backlog>,
+    metrics: Option<Arc<Metrics>>,
 }
 
 impl Store {
+    /// Counts a Redis command's outcome (`operation`: what it was for).
+    fn count<T>(&self, operation: &'static str, result: &RedisResult<T>) {
+        if let Some(metrics) = &self.metrics {
+            let outcome = match result {
+                Ok(_) => CallOutcome::Ok,
+                Err(e) if e.is_timeout() => CallOutcome::Timeout,
+                Err(_) => CallOutcome::Error,
+            };
+            metrics.redis(operation, outcome);
+        }
+    }
+
     /// Stores `json` under `name` (tagged `tag` for `flight`) for `ttl`, sealed with an expiry
     /// `ttl` from now, unless another instance claimed the entry since. `Ok(false)` then.
     async fn publish(
@@ -262,7 +306,7 @@ impl Store {
     ) -> RedisResult<bool> {
         let sealed = seal(&self.key, name, json, now_ms() + ttl.as_millis() as i64);
         let value = format!("{tag}:{flight}:{sealed}");
-        let stored: i64 = retried(|| async {
+        let stored: RedisResult<i64> = retried(|| async {
             let mut redis = self.redis.clone();
             self.publish
                 .key(name)
@@ -272,8 +316,9 @@ impl Store {
                 .invoke_async(&mut redis)
                 .await
         })
-        .await?;
-        Ok(stored == 1)
+        .await;
+        self.count("publish", &stored);
+        Ok(stored? == 1)
     }
 
     /// Stores the outcome of a flight (kept: for the grace period; else briefly, for its
@@ -401,6 +446,7 @@ pub struct SharedFlight<T> {
     keep: fn(&T) -> bool,
     claim: Script,
     take_stale: Script,
+    release: Script,
     _outcome: PhantomData<fn() -> T>,
 }
 
@@ -408,13 +454,15 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
     /// A group on the Redis at `url` (`redis://[:password@]host:port[/db]` or
     /// `redis+unix:///path`); no connection is made yet, and a lost one is made again.
     /// Outcomes for which `keep` is true are shared for `grace` (from the end of the call);
-    /// a claim lapses after `lock` (longer than any call can take).
+    /// a claim lapses after `lock` (longer than any call can take). Redis commands are counted
+    /// in `metrics`.
     pub fn new(
         url: &str,
         key: CookieKey,
         grace: Duration,
         lock: Duration,
         keep: fn(&T) -> bool,
+        metrics: Option<Arc<Metrics>>,
     ) -> Result<Self, redis::RedisError> {
         let client = Client::open(url)?;
         let config = ConnectionManagerConfig::new()
@@ -431,11 +479,13 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                 grace,
                 publish: Script::new(PUBLISH),
                 backlog: Arc::default(),
+                metrics,
             },
             lock,
             keep,
             claim: Script::new(CLAIM),
             take_stale: Script::new(TAKE_STALE),
+            release: Script::new(RELEASE),
             _outcome: PhantomData,
         })
     }
@@ -466,17 +516,67 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
     }
 
     async fn get(&self, name: &str) -> Result<Option<String>, FlightError> {
-        retried(|| async {
+        let got = retried(|| async {
             let mut redis = self.store.redis.clone();
             redis::cmd("GET").arg(name).query_async(&mut redis).await
         })
-        .await
-        .map_err(store_error)
+        .await;
+        self.store.count("get", &got);
+        got.map_err(store_error)
     }
 
-    /// `None` when this caller took the claim `pending`, else what the entry holds.
+    /// Whether Redis answers `PING` (within [`REDIS_TIMEOUT`]).
+    pub async fn ping(&self) -> bool {
+        let pong: RedisResult<String> = retried(|| async {
+            let mut redis = self.store.redis.clone();
+            redis::cmd("PING").query_async(&mut redis).await
+        })
+        .await;
+        self.store.count("ping", &pong);
+        pong.is_ok()
+    }
+
+    /// Gives up the claim `pending` of the entry `name`, whose answer was lost: the command
+    /// may still be carried out once Redis answers again, and must not leave a claim that
+    /// nobody runs (the next refresh of the session would wait until it lapses). Sent at once
+    /// and then again with a growing pause until Redis answers, within the claim's lifetime.
+    fn give_up(&self, name: String, pending: String) {
+        let (store, release, lock) = (self.store.clone(), self.release.clone(), self.lock);
+        tokio::spawn(async move {
+            let until = Instant::now() + lock;
+            let mut pause = RECONCILE_FIRST;
+            loop {
+                let mut redis = store.redis.clone();
+                let released: RedisResult<i64> = release
+                    .key(&name)
+                    .arg(&pending)
+                    .arg(lock.as_millis() as u64)
+                    .invoke_async(&mut redis)
+                    .await;
+                store.count("release", &released);
+                match released {
+                    Ok(1) => {
+                        tracing::info!("a claim whose answer Redis lost was given up");
+                        return;
+                    }
+                    Ok(_) => return,
+                    Err(_) if Instant::now() + pause < until => {
+                        tokio::time::sleep(pause).await;
+                        pause = (pause * 2).min(RECONCILE_MAX);
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "a claim whose answer Redis lost could not be given up; it lapses");
+                        return;
+                    }
+                }
+            }
+        });
+    }
+
+    /// `None` when this caller took the claim `pending`, else what the entry holds. When the
+    /// answer does not come, the claim is given up (see [`Self::give_up`]).
     async fn try_claim(&self, name: &str, pending: &str) -> Result<Option<String>, FlightError> {
-        let held: Option<String> = retried(|| async {
+        let held: RedisResult<Option<String>> = retried(|| async {
             let mut redis = self.store.redis.clone();
             self.claim
                 .key(name)
@@ -485,8 +585,12 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                 .invoke_async(&mut redis)
                 .await
         })
-        .await
-        .map_err(store_error)?;
+        .await;
+        self.store.count("claim", &held);
+        if held.is_err() {
+            self.give_up(name.to_owned(), pending.to_owned());
+        }
+        let held = held.map_err(store_error)?;
         // Our own claim, when the command was sent again after a dropped answer.
         Ok(held.filter(|held| held != pending))
     }
@@ -499,7 +603,7 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
         stale: &str,
         pending: &str,
     ) -> Result<bool, FlightError> {
-        let taken: i64 = retried(|| async {
+        let taken: RedisResult<i64> = retried(|| async {
             let mut redis = self.store.redis.clone();
             self.take_stale
                 .key(name)
@@ -509,15 +613,15 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                 .invoke_async(&mut redis)
                 .await
         })
-        .await
-        .map_err(store_error)?;
-        Ok(taken == 1)
+        .await;
+        self.store.count("take_stale", &taken);
+        Ok(taken.map_err(store_error)? == 1)
     }
 
     /// The outcome of the call for `key`: started here with `make` unless one runs on any
     /// instance or recently succeeded. The call runs in its own task, so a caller that goes
-    /// away does not cancel it.
-    pub async fn run<F, Fut>(&self, key: &str, make: F) -> Result<T, FlightError>
+    /// away does not cancel it. Also says how this caller took part.
+    pub async fn run<F, Fut>(&self, key: &str, make: F) -> Result<(T, Part), FlightError>
     where
         F: FnOnce() -> Fut,
         Fut: Future<Output = T> + Send + 'static,
@@ -525,10 +629,11 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
         let name = Self::entry_name(key);
         if let Some(kept) = self.kept(&name) {
             // This instance ran the flight while Redis could not store its outcome.
-            return Ok(kept);
+            return Ok((kept, Part::Late));
         }
         let deadline = Instant::now() + self.lock + REDIS_TIMEOUT;
         let mut waiting_on: Option<String> = None;
+        let ran = |outcome: Result<T, FlightError>| outcome.map(|t| (t, Part::Ran));
         let mut pause = POLL_FIRST;
         loop {
             if Instant::now() >= deadline {
@@ -540,7 +645,7 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                     let flight = new_flight_id();
                     let pending = format!("P:{flight}");
                     match self.try_claim(&name, &pending).await? {
-                        None => return self.own(name, pending, flight, make()).await,
+                        None => return ran(self.own(name, pending, flight, make()).await),
                         Some(held) => held,
                     }
                 }
@@ -560,7 +665,14 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                     pause = (pause * 2).min(POLL_MAX);
                 }
                 Some(Entry::Done(sealed)) => match self.open(&name, &sealed)? {
-                    Opened::Fresh(outcome) => return Ok(outcome),
+                    Opened::Fresh(outcome) => {
+                        let part = if waiting_on.is_some() {
+                            Part::Joined
+                        } else {
+                            Part::Late
+                        };
+                        return Ok((outcome, part));
+                    }
                     Opened::Stale => {
                         // Written back after its expiry (Redis's TTL would have removed it):
                         // never answered. The key is refreshed upstream instead, where a used
@@ -571,7 +683,7 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                         let flight = new_flight_id();
                         let pending = format!("P:{flight}");
                         if self.take_stale(&name, &held, &pending).await? {
-                            return self.own(name, pending, flight, make()).await;
+                            return ran(self.own(name, pending, flight, make()).await);
                         }
                         waiting_on = None;
                     }
@@ -579,11 +691,13 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                 Some(Entry::Failed(flight, sealed)) => {
                     if waiting_on.as_deref() == Some(flight.as_str()) {
                         if let Opened::Fresh(outcome) = self.open(&name, &sealed)? {
-                            return Ok(outcome);
+                            return Ok((outcome, Part::Joined));
                         }
                     }
                     waiting_on = None;
                 }
+                // A given-up claim: the entry is free.
+                Some(Entry::Released) => waiting_on = None,
                 None => {
                     tracing::error!("a Redis entry of the companion holds an unknown value");
                     return Err(FlightError::StoreUnavailable);
@@ -655,7 +769,7 @@ impl<T: Serialize + DeserializeOwned + Send + Sync + 'static> SharedFlight<T> {
                         }
                     })
                 }
-                Some(Entry::Failed(..)) => return Ok(None),
+                Some(Entry::Failed(..)) | Some(Entry::Released) => return Ok(None),
                 None => return Err(FlightError::StoreUnavailable),
             }
         }
@@ -683,6 +797,7 @@ mod tests {
         assert!(matches!(parse("P:ab"), Some(Entry::Pending(f)) if f == "ab"));
         assert!(matches!(parse("D:ab:x:y"), Some(Entry::Done(s)) if s == "x:y"));
         assert!(matches!(parse("F:ab:z"), Some(Entry::Failed(f, s)) if f == "ab" && s == "z"));
+        assert!(matches!(parse("R:ab"), Some(Entry::Released)));
         assert!(parse("D:nocolon").is_none());
         assert!(parse("X:ab").is_none());
         assert!(parse("").is_none());

@@ -11,6 +11,17 @@ use tokio::time::Instant;
 /// A finished call's outcome and when it finished.
 type Finished<T> = (T, Instant);
 
+/// How a caller took part in a flight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// It started the call.
+    Ran,
+    /// It waited for a call another caller had started.
+    Joined,
+    /// It came after the call had ended, within the grace period, and got its outcome.
+    Late,
+}
+
 struct Flight<T> {
     outcome: watch::Receiver<Option<Finished<T>>>,
 }
@@ -50,19 +61,26 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
 
     /// The outcome of the call for `key`: started with `make` unless one is running or
     /// recently succeeded. The call runs in its own task, so a caller that goes away does not
-    /// cancel it. `None` only if that task died.
-    pub async fn run<F, Fut>(&self, key: &str, make: F) -> Option<T>
+    /// cancel it. Also says how this caller took part. `None` only if that task died.
+    pub async fn run<F, Fut>(&self, key: &str, make: F) -> Option<(T, Part)>
     where
         F: FnOnce() -> Fut,
         Fut: Future<Output = T> + Send + 'static,
     {
         let hash: [u8; 32] = Sha256::digest(key.as_bytes()).into();
-        let mut outcome = {
+        let (mut outcome, part) = {
             let mut flights = self.flights.lock().unwrap_or_else(|e| e.into_inner());
             let (grace, keep) = (self.grace, self.keep);
             flights.retain(|_, f| f.live(grace, keep));
             match flights.get(&hash) {
-                Some(flight) => flight.outcome.clone(),
+                Some(flight) => {
+                    let part = if flight.outcome.borrow().is_some() {
+                        Part::Late
+                    } else {
+                        Part::Joined
+                    };
+                    (flight.outcome.clone(), part)
+                }
                 None => {
                     let (tx, rx) = watch::channel(None);
                     let fut = make();
@@ -76,12 +94,12 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
                             outcome: rx.clone(),
                         },
                     );
-                    rx
+                    (rx, Part::Ran)
                 }
             }
         };
         let value = outcome.wait_for(|v| v.is_some()).await.ok()?;
-        value.as_ref().map(|(value, _)| value.clone())
+        value.as_ref().map(|(value, _)| (value.clone(), part))
     }
 
     /// The outcome of the flight for `key` if one is running (then waits for it) or finished
@@ -142,12 +160,12 @@ mod tests {
         tokio::task::yield_now().await;
         release_tx.send(true).unwrap();
         for h in handles {
-            assert_eq!(h.await.unwrap(), Some(Ok(7)));
+            assert_eq!(h.await.unwrap().map(|(v, _)| v), Some(Ok(7)));
         }
         assert_eq!(calls.load(Ordering::SeqCst), 1);
         // Another key is another call.
         let other = group.run("other", || async { Ok(8) }).await;
-        assert_eq!(other, Some(Ok(8)));
+        assert_eq!(other, Some((Ok(8), Part::Ran)));
         assert_eq!(group.len(), 2);
     }
 
@@ -155,21 +173,40 @@ mod tests {
     async fn joined_never_starts_a_call_and_shares_a_kept_outcome() {
         let group = SingleFlight::<Result<u32, ()>>::new(Duration::from_secs(10), |v| v.is_ok());
         assert_eq!(group.joined("k").await, None);
-        assert_eq!(group.run("k", || async { Ok(1) }).await, Some(Ok(1)));
+        assert_eq!(
+            group.run("k", || async { Ok(1) }).await,
+            Some((Ok(1), Part::Ran))
+        );
         assert_eq!(group.joined("k").await, Some(Ok(1)));
-        assert_eq!(group.run("bad", || async { Err(()) }).await, Some(Err(())));
+        assert_eq!(
+            group.run("bad", || async { Err(()) }).await,
+            Some((Err(()), Part::Ran))
+        );
         assert_eq!(group.joined("bad").await, None);
         let short = SingleFlight::<Result<u32, ()>>::new(Duration::ZERO, |v| v.is_ok());
-        assert_eq!(short.run("k", || async { Ok(1) }).await, Some(Ok(1)));
+        assert_eq!(
+            short.run("k", || async { Ok(1) }).await,
+            Some((Ok(1), Part::Ran))
+        );
         assert_eq!(short.joined("k").await, None, "past the grace period");
     }
 
     #[tokio::test]
     async fn failures_are_not_remembered() {
         let group = SingleFlight::<Result<u32, ()>>::new(Duration::from_secs(10), |v| v.is_ok());
-        assert_eq!(group.run("k", || async { Err(()) }).await, Some(Err(())));
-        assert_eq!(group.run("k", || async { Ok(1) }).await, Some(Ok(1)));
-        assert_eq!(group.run("k", || async { Ok(2) }).await, Some(Ok(1)));
+        assert_eq!(
+            group.run("k", || async { Err(()) }).await,
+            Some((Err(()), Part::Ran))
+        );
+        assert_eq!(
+            group.run("k", || async { Ok(1) }).await,
+            Some((Ok(1), Part::Ran))
+        );
+        assert_eq!(
+            group.run("k", || async { Ok(2) }).await,
+            Some((Ok(1), Part::Late)),
+            "a later caller gets the kept outcome"
+        );
     }
 
     /// The grace period counts from the end of the call: a call that took 3 s is still
@@ -184,16 +221,19 @@ mod tests {
                 Ok(1)
             })
             .await;
-        assert_eq!(slow, Some(Ok(1)));
+        assert_eq!(slow, Some((Ok(1), Part::Ran)));
         tokio::time::advance(Duration::from_secs(8)).await;
         assert_eq!(group.joined("k").await, Some(Ok(1)), "8 s after the answer");
         assert_eq!(
             group.run("k", || async { Ok(2) }).await,
-            Some(Ok(1)),
+            Some((Ok(1), Part::Late)),
             "no second call within the grace period"
         );
         tokio::time::advance(Duration::from_millis(2001)).await;
         assert_eq!(group.joined("k").await, None, "10 s after the answer");
-        assert_eq!(group.run("k", || async { Ok(3) }).await, Some(Ok(3)));
+        assert_eq!(
+            group.run("k", || async { Ok(3) }).await,
+            Some((Ok(3), Part::Ran))
+        );
     }
 }

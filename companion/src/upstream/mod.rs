@@ -10,6 +10,8 @@
 mod dial;
 
 use crate::error::Error;
+use crate::metrics::{CallOutcome, Metrics};
+use crate::telemetry::{self, REQUEST_ID, TRACEPARENT};
 use axum::body::Bytes;
 use axum::http::header::{PROXY_AUTHORIZATION, USER_AGENT};
 use axum::http::uri::Scheme;
@@ -21,8 +23,9 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::proxy::matcher::Matcher;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use thread_local::ThreadLocal;
+use tracing::Instrument;
 use url::Url;
 
 /// Pooled connections idle longer than this are closed.
@@ -92,6 +95,9 @@ impl Failure {
 /// client per thread (the companion serves each connection on one thread, see
 /// `fundraising_serve::ConnectionThreads`), a request and its upstream calls stay on one thread.
 pub(crate) struct Upstream {
+    /// Who is called, for the metrics and spans: `identity` or `api`.
+    name: &'static str,
+    metrics: Option<Arc<Metrics>>,
     timeout: Duration,
     proxies: Arc<Matcher>,
     /// The client built at start, which proves the settings work; handed out on a thread
@@ -101,10 +107,18 @@ pub(crate) struct Upstream {
 }
 
 impl Upstream {
-    /// Clients with `timeout` on each call (connecting included), through the proxies the
-    /// environment names.
-    pub(crate) fn new(timeout: Duration) -> Result<Self, Error> {
-        Self::with_proxies(timeout, Matcher::from_env())
+    /// Clients of the upstream `name` (`identity` or `api`) with `timeout` on each call
+    /// (connecting included), through the proxies the environment names; calls are counted in
+    /// `metrics`.
+    pub(crate) fn new(
+        name: &'static str,
+        timeout: Duration,
+        metrics: Option<Arc<Metrics>>,
+    ) -> Result<Self, Error> {
+        let mut upstream = Self::with_proxies(timeout, Matcher::from_env())?;
+        upstream.name = name;
+        upstream.metrics = metrics;
+        Ok(upstream)
     }
 
     /// Clients with `timeout` on each call, through `proxies`.
@@ -113,6 +127,8 @@ impl Upstream {
         let first = build(timeout, &proxies)
             .map_err(|e| Error::Config(format!("cannot build the HTTP client: {e}")))?;
         Ok(Self {
+            name: "upstream",
+            metrics: None,
             timeout,
             proxies,
             first,
@@ -126,16 +142,52 @@ impl Upstream {
             .get_or(|| build(self.timeout, &self.proxies).unwrap_or_else(|_| self.first.clone()))
     }
 
-    /// Sends `request` with the companion's user agent and reads the answer's body, at most
-    /// `limit` bytes, all within the timeout. Redirects are answers like any other.
+    /// Sends `request` (the call named `call`) with the companion's user agent, and the
+    /// request id and `traceparent` of the request it is made for, and reads the answer's body,
+    /// at most `limit` bytes, all within the timeout. Redirects are answers like any other.
+    /// The call's time is added to the request's upstream time and counted in the metrics.
     pub(crate) async fn send(
+        &self,
+        call: &'static str,
+        mut request: UpstreamRequest,
+        limit: usize,
+    ) -> Result<Answer, Failure> {
+        let context = telemetry::current();
+        let (span, parent) = telemetry::upstream_span(self.name, call, context.as_deref());
+        let headers = request.headers_mut();
+        headers.insert(USER_AGENT, HeaderValue::from_static(AGENT));
+        if let Some(context) = &context {
+            if let Ok(id) = HeaderValue::from_str(&context.request_id) {
+                headers.insert(REQUEST_ID, id);
+            }
+        }
+        if let Some(parent) = parent {
+            if let Ok(value) = HeaderValue::from_str(&parent.header_value()) {
+                headers.insert(TRACEPARENT, value);
+            }
+        }
+        let started = Instant::now();
+        let answer = self.exchange(request, limit).instrument(span).await;
+        let took = started.elapsed();
+        if let Some(context) = &context {
+            context.add_upstream(took);
+        }
+        if let Some(metrics) = &self.metrics {
+            let outcome = match &answer {
+                Ok(_) => CallOutcome::Ok,
+                Err(Failure::Timeout) => CallOutcome::Timeout,
+                Err(_) => CallOutcome::Error,
+            };
+            metrics.upstream(self.name, call, outcome, took);
+        }
+        answer
+    }
+
+    async fn exchange(
         &self,
         mut request: UpstreamRequest,
         limit: usize,
     ) -> Result<Answer, Failure> {
-        request
-            .headers_mut()
-            .insert(USER_AGENT, HeaderValue::from_static(AGENT));
         if request.uri().scheme() == Some(&Scheme::HTTP) {
             // An http request goes to the proxy itself, which reads its credentials here
             // (through a tunnel they are on the CONNECT instead).
@@ -222,7 +274,7 @@ mod tests {
 
     #[test]
     fn each_thread_has_its_own_client_and_keeps_it() {
-        let upstream = Upstream::new(Duration::from_secs(1)).unwrap();
+        let upstream = Upstream::new("test", Duration::from_secs(1), None).unwrap();
         let here = upstream.client() as *const HttpClient;
         assert_eq!(upstream.client() as *const HttpClient, here);
         let there = std::thread::scope(|s| {
@@ -304,7 +356,7 @@ mod tests {
         let (uri, server) =
             server(b"HTTP/1.1 302 Found\r\nlocation: /elsewhere\r\ncontent-length: 5\r\n\r\nhello");
         let upstream = direct(Duration::from_secs(5));
-        let answer = upstream.send(get(uri), 5).await.unwrap();
+        let answer = upstream.send("test", get(uri), 5).await.unwrap();
         // A redirect is not followed: it is the answer.
         assert_eq!(answer.status, StatusCode::FOUND);
         assert_eq!(answer.headers["location"], "/elsewhere");
@@ -321,7 +373,7 @@ mod tests {
     async fn a_body_over_the_limit_is_refused() {
         let (uri, _server) = server(b"HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\nhello!");
         let upstream = direct(Duration::from_secs(5));
-        let failure = upstream.send(get(uri), 5).await.unwrap_err();
+        let failure = upstream.send("test", get(uri), 5).await.unwrap_err();
         assert!(matches!(failure, Failure::TooLarge), "{failure:?}");
     }
 
@@ -330,7 +382,7 @@ mod tests {
         // Headers, then a body that never ends: the timeout covers reading the body.
         let (uri, _server) = server(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhel");
         let upstream = direct(Duration::from_millis(100));
-        let failure = upstream.send(get(uri), 100).await.unwrap_err();
+        let failure = upstream.send("test", get(uri), 100).await.unwrap_err();
         assert!(matches!(failure, Failure::Timeout), "{failure:?}");
 
         let closed = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -338,7 +390,7 @@ mod tests {
             .parse()
             .unwrap();
         drop(closed);
-        let failure = upstream.send(get(uri), 100).await.unwrap_err();
+        let failure = upstream.send("test", get(uri), 100).await.unwrap_err();
         assert!(matches!(failure, Failure::Unreachable(_)), "{failure:?}");
     }
 
@@ -351,7 +403,7 @@ mod tests {
             .parse()
             .unwrap();
         let upstream = direct(Duration::from_secs(5));
-        let failure = upstream.send(get(https), 100).await.unwrap_err();
+        let failure = upstream.send("test", get(https), 100).await.unwrap_err();
         assert!(matches!(failure, Failure::Unreachable(_)), "{failure:?}");
         let hello = server.join().unwrap();
         // A TLS handshake record (22), TLS 1.x, whose first message is a ClientHello (1).
@@ -368,7 +420,7 @@ mod tests {
             .build();
         let upstream = Upstream::with_proxies(Duration::from_secs(5), proxies).unwrap();
         let server: Uri = "http://api.invalid/v1/x?y=1".parse().unwrap();
-        let answer = upstream.send(get(server), 100).await.unwrap();
+        let answer = upstream.send("test", get(server), 100).await.unwrap();
         assert_eq!(&answer.body[..], b"ok");
         let request = String::from_utf8(received.join().unwrap().remove(0)).unwrap();
         assert!(
@@ -394,7 +446,7 @@ mod tests {
             .build();
         let upstream = Upstream::with_proxies(Duration::from_secs(5), proxies).unwrap();
         let server: Uri = "https://login.invalid/token".parse().unwrap();
-        let failure = upstream.send(get(server), 100).await.unwrap_err();
+        let failure = upstream.send("test", get(server), 100).await.unwrap_err();
         assert!(matches!(failure, Failure::Unreachable(_)), "{failure:?}");
         let reads = received.join().unwrap();
         let connect = String::from_utf8(reads[0].clone()).unwrap();
@@ -425,7 +477,7 @@ mod tests {
         let (server, received) = server(b"HTTP/1.1 204 No Content\r\n\r\n");
         let proxies = Matcher::builder().http(proxy).no("127.0.0.1").build();
         let upstream = Upstream::with_proxies(Duration::from_secs(5), proxies).unwrap();
-        let answer = upstream.send(get(server), 100).await.unwrap();
+        let answer = upstream.send("test", get(server), 100).await.unwrap();
         assert_eq!(answer.status, StatusCode::NO_CONTENT);
         let request = String::from_utf8(received.join().unwrap()).unwrap();
         assert!(request.starts_with("GET /p?q=1 HTTP/1.1\r\n"), "{request}");

@@ -88,11 +88,27 @@ pub struct Identity {
     pub token_calls: Arc<AtomicUsize>,
     /// Every refresh token and id_token the token endpoint answered.
     pub issued: Arc<Mutex<Vec<String>>>,
+    /// Every request that reached the identity server, with the ids it carried.
+    pub seen: Arc<Mutex<Vec<Seen>>>,
     pub server: Served,
     _dir: tempfile::TempDir,
 }
 
+/// A request that reached the identity server: its path and the `X-Request-Id` and
+/// `traceparent` it carried.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub path: String,
+    pub request_id: Option<String>,
+    pub traceparent: Option<String>,
+}
+
 impl Identity {
+    /// The requests that reached the identity server so far.
+    pub fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().expect("lock").clone()
+    }
+
     pub fn token_calls(&self) -> usize {
         self.token_calls.load(Ordering::SeqCst)
     }
@@ -105,6 +121,14 @@ impl Identity {
 
 fn sandbox_key() -> SigningKey {
     SigningKey::from_pem(include_str!("../fixtures/provider-key.pem")).expect("fixture key")
+}
+
+fn header_of(request: &Request, name: &str) -> Option<String> {
+    request
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 /// Starts the sandbox identity server with the default configuration (demo-app, demo user).
@@ -129,11 +153,18 @@ pub async fn start_identity_with(
     let sandbox = adjust(sandbox.with_issuer(&url));
     let token_calls = Arc::new(AtomicUsize::new(0));
     let issued = Arc::new(Mutex::new(Vec::new()));
-    let (counter, seen) = (token_calls.clone(), issued.clone());
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let (counter, seen, log) = (token_calls.clone(), issued.clone(), requests.clone());
     let router = identity_app(sandbox.clone()).layer(middleware::from_fn(
         move |req: Request, next: Next| {
-            let (counter, seen) = (counter.clone(), seen.clone());
+            let (counter, seen, log) = (counter.clone(), seen.clone(), log.clone());
             async move {
+                let entry = Seen {
+                    path: req.uri().path().to_owned(),
+                    request_id: header_of(&req, "x-request-id"),
+                    traceparent: header_of(&req, "traceparent"),
+                };
+                log.lock().expect("lock").push(entry);
                 if req.uri().path() != "/connect/token" {
                     return next.run(req).await;
                 }
@@ -159,6 +190,7 @@ pub async fn start_identity_with(
         sandbox,
         token_calls,
         issued,
+        seen: requests,
         server,
         _dir: dir,
     }
@@ -180,6 +212,23 @@ pub fn settings(auth_url: &str) -> Settings {
         ORIGIN,
     )
     .expect("settings")
+}
+
+/// Starts a companion with `settings`, and its metrics address (`metrics_app` served on a
+/// port of its own) when `settings.metrics` is on.
+pub async fn start_companion_with_metrics(settings: Settings) -> (Companion, Option<Served>) {
+    let companion = start_companion(settings).await;
+    let metrics = match companion.state.metrics() {
+        Some(_) => Some(
+            serve(
+                fundraising_companion::metrics_app(companion.state.clone()),
+                None,
+            )
+            .await,
+        ),
+        None => None,
+    };
+    (companion, metrics)
 }
 
 /// Starts a companion with `settings`.

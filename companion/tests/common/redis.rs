@@ -107,6 +107,27 @@ impl RedisServer {
         }
     }
 
+    /// Stops the server's process (SIGSTOP): connections stay open, and nothing is answered
+    /// until [`RedisServer::resume`] (a stalled Redis, not a dead one).
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets a paused server go on (SIGCONT); what it received meanwhile is carried out now.
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, which: &str) {
+        let pid = self.child.as_ref().expect("a running redis-server").id();
+        let status = Command::new("kill")
+            .arg(which)
+            .arg(pid.to_string())
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill {which} {pid}");
+    }
+
     /// Starts the server again on the same port (after [`RedisServer::kill`]); empty.
     pub fn restart(&mut self) {
         self.kill();
@@ -120,6 +141,7 @@ impl RedisServer {
 
 impl Drop for RedisServer {
     fn drop(&mut self) {
+        // SIGKILL ends a paused server too.
         self.kill();
     }
 }

@@ -389,11 +389,11 @@ async fn pages_carry_a_csp_that_allows_the_package_and_no_inline_code() {
         !csp.contains("'unsafe-inline'") && !csp.contains("'unsafe-eval'"),
         "{csp}"
     );
-    // Scripts and the package are not pages: no CSP of their own, but nosniff.
+    // Scripts carry it too: a worker started from one runs under it.
     let js = get(&companion, "/widget.js", None).await;
     assert_eq!(
         js.header("x-content-type-options").as_deref(),
         Some("nosniff")
     );
-    assert!(js.header("x-frame-options").is_none());
+    assert_eq!(js.header("content-security-policy"), Some(csp));
 }

@@ -1,16 +1,31 @@
 //! A Leptos app (client-side rendering) on fundraising-client's typed Rust API: it shows the
-//! demo campaign, signs the user in by pop-up, and lists the fundraising pages of event 1001.
+//! demo campaign, signs the user in by pop-up (by redirect when the browser blocks the pop-up),
+//! keeps the session across reloads and tabs, and lists the fundraising pages of event 1001.
+//!
+//! What it shows about the crate in Leptos 0.8:
+//! - the client is shared through a context: `Client` is `!Send`, so the context holds a
+//!   `StoredValue::new_local(client)` (a `Copy` handle, see [`use_client`]);
+//! - the session is one signal of [`SessionState`] kept in step with
+//!   [`Client::session_changes`] ([`session_state`]), restored when the app starts
+//!   ([`Client::restore_session`]), which in the sign-in pop-up hands the callback over;
+//! - loading states come from a `LocalResource` under `<Suspense>` (the campaign) and from
+//!   `Action`s (sign-in, sign-out, the pages), whose buttons are disabled while they run so a
+//!   second click cannot start a second run;
+//! - errors keep their type to the view, which shows each with its stable code.
 //!
 //! The page loads its configuration (the service's and the companion's addresses) from its own
 //! origin, `config/<host>_<port>.json`, so several test runs in one tree never read each
-//! other's. Its origin is the registered home page: in the sign-in pop-up the same app finishes
-//! the sign-in with `handle_callback` and closes.
+//! other's. Its origin is the registered home page: the sign-in pop-up and the way back from a
+//! redirect sign-in land on this same app.
+
+use std::future::Future;
+use std::pin::Pin;
 
 use fundraising_client::model::{Campaign, FundraisingPageSummary};
-use fundraising_client::{Client, ClientOptions, Session, SignInOptions};
+use fundraising_client::{code, Client, ClientOptions, Error, SessionState, SignInOptions};
 use futures_util::StreamExt;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
+use leptos::task::spawn_local_scoped_with_cancellation;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -63,7 +78,7 @@ impl Config {
     }
 
     /// The client for these addresses; the home page (redirect URI) is the companion's "/".
-    pub fn client(&self) -> Result<Client, fundraising_client::Error> {
+    pub fn client(&self) -> Result<Client, Error> {
         Client::new(
             ClientOptions::new(&self.app_id, &self.base_url)
                 .auth_url(&self.auth_url)
@@ -74,7 +89,7 @@ impl Config {
     }
 }
 
-/// The campaign's title and progress, as the page shows them.
+/// The campaign's progress, as the page shows it.
 pub fn progress(campaign: &Campaign) -> String {
     let raised = campaign.donation_summary.total_amount;
     let target = campaign.target_amount;
@@ -83,117 +98,263 @@ pub fn progress(campaign: &Campaign) -> String {
 }
 
 /// The titles of every fundraising page of the event, page after page.
-pub async fn page_titles(client: &Client, event_id: i32) -> Result<Vec<String>, String> {
-    let mut pages = client
-        .event_pages_stream(event_id, None)
-        .map_err(|e| e.to_string())?;
+pub async fn page_titles(client: &Client, event_id: i32) -> Result<Vec<String>, Error> {
+    let mut pages = client.event_pages_stream(event_id, None)?;
     let mut titles = Vec::new();
     while let Some(page) = pages.next().await {
-        let page: FundraisingPageSummary = page.map_err(|e| e.to_string())?;
+        let page: FundraisingPageSummary = page?;
         titles.push(page.page_title);
     }
     Ok(titles)
 }
 
-/// The app: the campaign card, sign-in, and the event's pages.
+/// The session state as a signal, kept in step with every change the client tells (the
+/// restore, a sign-in here or in another tab, a refresh, expiry, a sign-out) for as long as
+/// the calling component lives: then the task ends and dropping the stream unsubscribes.
+pub fn session_state(client: &Client) -> ReadSignal<SessionState> {
+    let (state, set_state) = signal(client.session_state());
+    let mut changes = client.session_changes();
+    spawn_local_scoped_with_cancellation(async move {
+        while let Some(change) = changes.next().await {
+            set_state.set(change.state);
+        }
+    });
+    state
+}
+
+/// The name of a state, as the page marks it (`data-session`).
+pub fn state_name(state: &SessionState) -> &'static str {
+    match state {
+        SessionState::SignedIn(_) => "signedIn",
+        SessionState::SignedOut => "signedOut",
+        _ => "unknown",
+    }
+}
+
+/// The client the app shares: a `Copy` handle to it in the reactive arena. `Client` is not
+/// `Send`, and a Leptos context must be, so the context holds this handle
+/// (`provide_context(StoredValue::new_local(client))`), never the client itself.
+pub type SharedClient = StoredValue<Client, LocalStorage>;
+
+/// The client of the nearest [`App`].
+pub fn use_client() -> Client {
+    expect_context::<SharedClient>().get_value()
+}
+
+/// The app: the campaign card, the session, and the event's pages. It restores the session
+/// when it starts ([`Client::restore_session`]: after a sign-in by redirect it finishes it; in
+/// the sign-in pop-up it hands the callback to the opener, which closes the pop-up; otherwise
+/// it asks the companion once whether it still holds this browser's session).
 #[component]
 pub fn App(client: Client) -> impl IntoView {
-    let campaign = RwSignal::new(None::<Result<Campaign, String>>);
-    let session = RwSignal::new(client.session());
-    let problem = RwSignal::new(None::<String>);
-    let titles = RwSignal::new(None::<Result<Vec<String>, String>>);
-
-    // The session follows every change: sign-in here or in another tab, refresh, sign-out.
-    let subscription = client.on_session_change(move |change| session.set(change.session.clone()));
-    StoredValue::new_local(subscription);
-
-    {
-        let client = client.clone();
-        spawn_local(async move {
-            campaign.set(Some(
-                client.campaign(CAMPAIGN).await.map_err(|e| e.to_string()),
-            ));
-        });
-    }
-
-    // The client is not `Send`; the view's handlers reach it through a local store.
-    let client = StoredValue::new_local(client);
-    let sign_in = move |_| {
-        problem.set(None);
-        // The pop-up opens now, inside the click; the future finishes the sign-in.
-        let signing_in = client.with_value(|c| c.sign_in_with_popup(&SignInOptions::default()));
-        spawn_local(async move {
-            if let Err(e) = signing_in.await {
-                problem.set(Some(format!("Sign-in failed ({}): {e}", e.code())));
-            }
-        });
-    };
-    let sign_out = move |_| {
-        let client = client.get_value();
-        spawn_local(async move {
-            if let Err(e) = client.sign_out().await {
-                problem.set(Some(e.to_string()));
-            }
-        });
-    };
-    let list_pages = move |_| {
-        let client = client.get_value();
-        titles.set(None);
-        spawn_local(async move {
-            titles.set(Some(page_titles(&client, EVENT_ID).await));
-        });
-    };
+    let session = session_state(&client);
+    provide_context::<SharedClient>(StoredValue::new_local(client));
+    let task = session_action();
+    task.dispatch(SessionTask::Restore);
 
     view! {
         <main>
             <h1>"Fundraising with Leptos"</h1>
-            <section aria-labelledby="campaign-title" data-testid="campaign">
-                {move || match campaign.get() {
-                    None => view! { <p>"Loading the campaign…"</p> }.into_any(),
-                    Some(Err(e)) => view! { <p role="alert">{e}</p> }.into_any(),
-                    Some(Ok(c)) => view! {
-                        <h2 id="campaign-title">{c.title.clone().unwrap_or(c.short_name.clone())}</h2>
-                        <p data-testid="progress">{progress(&c)}</p>
+            <CampaignCard />
+            <SessionPanel session task />
+            <EventPages />
+        </main>
+    }
+}
+
+/// An error as the page shows it: what was being done, the message and the stable code.
+#[component]
+pub fn ErrorNote(
+    /// What failed, for people ("Signing in failed").
+    doing: &'static str,
+    /// The error.
+    error: Error,
+) -> impl IntoView {
+    view! {
+        <p role="alert" class="error" data-code=error.code().to_owned()>
+            {doing} ": " {error.to_string()} " (" <code>{error.code().to_owned()}</code> ")"
+        </p>
+    }
+}
+
+/// The campaign's title and progress; "Loading…" until the service answers.
+#[component]
+fn CampaignCard() -> impl IntoView {
+    let client = expect_context::<SharedClient>();
+    let campaign = LocalResource::new(move || {
+        let client = client.get_value();
+        async move { client.campaign(CAMPAIGN).await }
+    });
+    view! {
+        <section aria-labelledby="campaign-title" data-testid="campaign">
+            <Suspense fallback=|| view! { <p role="status">"Loading the campaign…"</p> }>
+                {move || Suspend::new(async move {
+                    match campaign.await {
+                        Ok(c) => view! {
+                            <h2 id="campaign-title">{c.title.clone().unwrap_or(c.short_name.clone())}</h2>
+                            <p data-testid="progress">{progress(&c)}</p>
+                        }
+                        .into_any(),
+                        Err(error) => view! {
+                            <ErrorNote doing="The campaign could not be loaded" error />
+                        }
+                        .into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+/// What the session panel does; one runs at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionTask {
+    /// Restore the session when the app starts.
+    Restore,
+    /// Sign in by pop-up (by redirect when the browser blocks the pop-up).
+    SignIn,
+    /// Sign out here, in the other tabs and at the companion.
+    SignOut,
+}
+
+impl SessionTask {
+    /// What the page says when the task fails.
+    pub fn failed(self) -> &'static str {
+        match self {
+            SessionTask::Restore => "Could not check whether you are signed in",
+            SessionTask::SignIn => "Signing in failed",
+            SessionTask::SignOut => "Signing out failed",
+        }
+    }
+}
+
+/// How a task of the session panel ended: done, or the task that failed and why.
+pub type TaskOutcome = Result<(), (SessionTask, Error)>;
+
+/// The one action that runs the session panel's tasks: pending while one runs, its value the
+/// outcome of the last.
+fn session_action() -> Action<SessionTask, TaskOutcome> {
+    let client = expect_context::<SharedClient>();
+    Action::new_local(move |task: &SessionTask| {
+        // `dispatch` calls this at once, inside the click, so the pop-up opens there.
+        let task = *task;
+        let running = run(client.get_value(), task);
+        async move { running.await.map_err(|error| (task, error)) }
+    })
+}
+
+/// A task of the session panel, started now.
+fn run(client: Client, task: SessionTask) -> Pin<Box<dyn Future<Output = Result<(), Error>>>> {
+    match task {
+        SessionTask::Restore => Box::pin(async move { client.restore_session().await.map(drop) }),
+        SessionTask::SignIn => {
+            let options = SignInOptions::default();
+            // The pop-up opens now, not when the future is first polled.
+            let popup = client.sign_in_with_popup(&options);
+            Box::pin(async move {
+                match popup.await {
+                    Err(e) if e.code() == code::POPUP_BLOCKED => {
+                        // No pop-up from this browser: sign in in this window instead. The page
+                        // navigates away, so the task stays pending until it has gone.
+                        client.sign_in_with_redirect(&options)?;
+                        std::future::pending().await
+                    }
+                    outcome => outcome.map(drop),
+                }
+            })
+        }
+        SessionTask::SignOut => Box::pin(async move { client.sign_out().await }),
+    }
+}
+
+/// Who is signed in, with Sign in / Sign out; "Checking…" while the state is unknown.
+#[component]
+fn SessionPanel(
+    session: ReadSignal<SessionState>,
+    task: Action<SessionTask, TaskOutcome>,
+) -> impl IntoView {
+    let busy = task.pending();
+    // A click while a task runs does nothing (the button is disabled too).
+    let start = move |next: SessionTask| {
+        if !busy.get_untracked() {
+            task.dispatch(next);
+        }
+    };
+    // The last task's failure, once no task runs.
+    let problem = move || task.value().get().filter(|_| !busy.get())?.err();
+    view! {
+        <section data-testid="session" data-session=move || state_name(&session.get())>
+            {move || match session.get() {
+                SessionState::SignedIn(s) => {
+                    let profile = s.profile;
+                    let name = profile.name.or(profile.email).unwrap_or(profile.sub);
+                    view! {
+                        <p data-testid="signed-in">"Signed in as " <strong id="user-name">{name}</strong></p>
+                        <button id="sign-out" disabled=busy on:click=move |_| start(SessionTask::SignOut)>
+                            "Sign out"
+                        </button>
+                    }
+                    .into_any()
+                }
+                SessionState::SignedOut => view! {
+                    <p>"Not signed in."</p>
+                    <button id="sign-in" disabled=busy on:click=move |_| start(SessionTask::SignIn)>
+                        "Sign in"
+                    </button>
+                }
+                .into_any(),
+                _ => view! { <p role="status">"Checking whether you are signed in…"</p> }.into_any(),
+            }}
+            {move || problem().map(|(failed, error)| view! { <ErrorNote doing=failed.failed() error /> })}
+        </section>
+    }
+}
+
+/// The event's fundraising pages, loaded on request; the button is disabled while they load.
+#[component]
+fn EventPages() -> impl IntoView {
+    let client = expect_context::<SharedClient>();
+    let load = Action::new_local(move |_: &()| {
+        let client = client.get_value();
+        async move { page_titles(&client, EVENT_ID).await }
+    });
+    let loading = load.pending();
+    view! {
+        <section data-testid="pages" aria-busy=move || loading.get().to_string()>
+            <h2>"Fundraising pages of event " {EVENT_ID}</h2>
+            <button
+                disabled=loading
+                on:click=move |_| {
+                    if !loading.get_untracked() {
+                        load.dispatch(());
+                    }
+                }
+            >
+                "List the pages"
+            </button>
+            {move || {
+                if loading.get() {
+                    return view! { <p role="status">"Loading the pages…"</p> }.into_any();
+                }
+                match load.value().get() {
+                    None => ().into_any(),
+                    Some(Err(error)) => view! {
+                        <ErrorNote doing="The pages could not be loaded" error />
                     }
                     .into_any(),
-                }}
-            </section>
-            <section data-testid="session">
-                {move || match session.get() {
-                    Some(Session { profile, .. }) => view! {
-                        <p data-testid="signed-in">
-                            "Signed in as " {profile.name.unwrap_or(profile.sub)}
-                        </p>
-                        <button on:click=sign_out>"Sign out"</button>
-                    }
-                    .into_any(),
-                    None => view! {
-                        <p>"Not signed in."</p>
-                        <button on:click=sign_in>"Sign in"</button>
-                    }
-                    .into_any(),
-                }}
-                {move || problem.get().map(|p| view! { <p role="alert">{p}</p> })}
-            </section>
-            <section data-testid="pages">
-                <h2>"Fundraising pages of event " {EVENT_ID}</h2>
-                <button on:click=list_pages>"List the pages"</button>
-                {move || match titles.get() {
-                    None => view! { <p></p> }.into_any(),
-                    Some(Err(e)) => view! { <p role="alert">{e}</p> }.into_any(),
                     Some(Ok(list)) => view! {
                         <p data-testid="page-count">{format!("{} pages", list.len())}</p>
                         <ol>{list.into_iter().take(10).map(|t| view! { <li>{t}</li> }).collect_view()}</ol>
                     }
                     .into_any(),
-                }}
-            </section>
-        </main>
+                }
+            }}
+        </section>
     }
 }
 
-/// Loads the configuration, finishes a sign-in if this page is its callback (in the pop-up it
-/// hands the callback to the opener and closes), then shows the app. `index.html` calls it.
+/// Loads the configuration and shows the app, which restores the session (in the sign-in
+/// pop-up: hands the callback to the opener, which closes it). `index.html` calls it.
 #[wasm_bindgen]
 pub fn start() {
     // Leptos's own executor starts when the app mounts; until then, wasm-bindgen's runs this.
@@ -202,17 +363,11 @@ pub fn start() {
             Ok(config) => config,
             Err(e) => return mount_to_body(move || view! { <p role="alert">{e}</p> }),
         };
-        let client = match config.client() {
-            Ok(client) => client,
-            Err(e) => {
-                let e = e.to_string();
-                return mount_to_body(move || view! { <p role="alert">{e}</p> });
-            }
-        };
-        let callback = client.handle_callback(None).await;
-        if let Err(e) = &callback {
-            web_sys::console::error_1(&e.to_string().into());
+        match config.client() {
+            Ok(client) => mount_to_body(move || view! { <App client /> }),
+            Err(error) => mount_to_body(move || {
+                view! { <ErrorNote doing="The app could not start" error /> }
+            }),
         }
-        mount_to_body(move || view! { <App client=client /> });
     });
 }

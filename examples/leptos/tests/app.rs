@@ -5,11 +5,12 @@
 //!   scripts/with-servers.sh -- bash -c 'cd examples/leptos && cargo test'
 #![cfg(target_arch = "wasm32")]
 
-use fundraising_client::{Client, ClientOptions};
+use fundraising_client::{code, Client, ClientOptions};
 use fundraising_leptos_example::{page_titles, App, Config, EVENT_ID};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -25,6 +26,8 @@ const COMPANION_URL: &str = match option_env!("FUNDRAISING_COMPANION_URL") {
     Some(url) => url,
     None => "http://127.0.0.1:8080",
 };
+/// An address nothing answers on (the browser refuses the port).
+const NOBODY: &str = "http://127.0.0.1:9";
 
 fn config() -> Config {
     Config {
@@ -46,6 +49,54 @@ async fn tick(ms: i32) {
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
+/// Mounts the app with `config`'s client in a fresh element of the test page.
+fn mount(config: Config) -> (HtmlElement, impl Sized) {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let parent: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&parent).unwrap();
+    let client = config.client().expect("client");
+    let app = leptos::mount::mount_to(parent.clone(), move || view! { <App client /> });
+    (parent, app)
+}
+
+/// The element `selector` finds in `parent` once `accept` holds for it (deadline 15 s).
+async fn wait_for(
+    parent: &HtmlElement,
+    selector: &str,
+    accept: impl Fn(&Element) -> bool,
+) -> Element {
+    let deadline = js_sys::Date::now() + 15_000.0;
+    loop {
+        if let Some(found) = parent
+            .query_selector(selector)
+            .unwrap()
+            .filter(|e| accept(e))
+        {
+            return found;
+        }
+        assert!(
+            js_sys::Date::now() < deadline,
+            "{selector} never showed as expected: {}",
+            parent.inner_html()
+        );
+        tick(20).await;
+    }
+}
+
+fn text(element: &Element) -> String {
+    element.text_content().unwrap_or_default()
+}
+
+/// The session panel's state mark (`data-session`).
+fn session_mark(parent: &HtmlElement) -> String {
+    parent
+        .query_selector("[data-testid=session]")
+        .unwrap()
+        .expect("the session panel")
+        .get_attribute("data-session")
+        .unwrap_or_default()
+}
+
 #[wasm_bindgen_test]
 async fn every_page_title_of_the_event_comes_through_the_stream() {
     let client = Client::new(ClientOptions::new("demo-app", BASE_URL)).unwrap();
@@ -56,47 +107,109 @@ async fn every_page_title_of_the_event_comes_through_the_stream() {
 }
 
 #[wasm_bindgen_test]
-async fn the_app_shows_the_campaign_and_offers_sign_in() {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let parent: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
-    document.body().unwrap().append_child(&parent).unwrap();
-    let client = config().client().expect("client");
-    let _app = leptos::mount::mount_to(parent.clone(), move || view! { <App client=client /> });
+async fn the_app_starts_unknown_then_shows_the_campaign_and_offers_sign_in() {
+    let (parent, _app) = mount(config());
+    // Before the companion and the service have answered: both loading states.
+    assert_eq!(session_mark(&parent), "unknown");
+    let session = parent
+        .query_selector("[data-testid=session] [role=status]")
+        .unwrap()
+        .expect("the unknown state");
+    assert_eq!(text(&session), "Checking whether you are signed in…");
+    // `<Suspense>` shows its fallback once it has polled the card (a turn of the event loop).
+    tick(0).await;
+    let campaign = parent
+        .query_selector("[data-testid=campaign] [role=status]")
+        .unwrap()
+        .unwrap_or_else(|| panic!("the campaign's loading state: {}", parent.inner_html()));
+    assert_eq!(text(&campaign), "Loading the campaign…");
 
-    let deadline = js_sys::Date::now() + 10_000.0;
-    let title = loop {
-        if let Some(h2) = parent.query_selector("[data-testid=campaign] h2").unwrap() {
-            break h2.text_content().unwrap_or_default();
-        }
-        assert!(
-            js_sys::Date::now() < deadline,
-            "the campaign never showed: {}",
-            parent.inner_html()
-        );
-        tick(50).await;
-    };
-    assert_eq!(title, "Demo Campaign: Clean Water for Everyone");
-    let progress = parent
-        .query_selector("[data-testid=progress]")
-        .unwrap()
-        .expect("progress")
-        .text_content()
-        .unwrap();
-    assert_eq!(progress, "£4670.00 raised of £10000.00");
-    let button = parent
-        .query_selector("[data-testid=session] button")
-        .unwrap()
-        .expect("a button");
-    assert_eq!(button.text_content().unwrap(), "Sign in");
+    let title = wait_for(&parent, "[data-testid=campaign] h2", |_| true).await;
+    assert_eq!(text(&title), "Demo Campaign: Clean Water for Everyone");
+    let progress = wait_for(&parent, "[data-testid=progress]", |_| true).await;
+    assert_eq!(text(&progress), "£4670.00 raised of £10000.00");
+
+    // The companion holds no session for this browser: signed out, with a way to sign in.
+    let sign_in = wait_for(&parent, "#sign-in", |_| true).await;
+    assert_eq!(session_mark(&parent), "signedOut");
+    assert_eq!(text(&sign_in), "Sign in");
+    assert!(!sign_in.has_attribute("disabled"));
+    assert!(parent.query_selector("[role=alert]").unwrap().is_none());
 }
 
 #[wasm_bindgen_test]
-fn a_bad_address_in_the_configuration_is_refused() {
+async fn a_companion_and_a_service_out_of_reach_leave_the_app_signed_out_showing_the_codes() {
+    let (parent, _app) = mount(Config {
+        base_url: NOBODY.into(),
+        companion_url: NOBODY.into(),
+        ..config()
+    });
+    let restore = wait_for(&parent, "[data-testid=session] [role=alert]", |_| true).await;
+    assert_eq!(
+        restore.get_attribute("data-code").as_deref(),
+        Some(code::NETWORK_ERROR)
+    );
+    let said = text(&restore);
+    assert!(
+        said.starts_with("Could not check whether you are signed in: ")
+            && said.ends_with(" (network_error)"),
+        "{said}"
+    );
+    // Signed out, and the page still offers to sign in.
+    assert_eq!(session_mark(&parent), "signedOut");
+    assert!(parent.query_selector("#sign-in").unwrap().is_some());
+
+    let campaign = wait_for(&parent, "[data-testid=campaign] [role=alert]", |_| true).await;
+    assert_eq!(
+        campaign.get_attribute("data-code").as_deref(),
+        Some(code::NETWORK_ERROR)
+    );
+    assert!(
+        text(&campaign).starts_with("The campaign could not be loaded: "),
+        "{}",
+        text(&campaign)
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_second_click_while_the_pages_load_starts_nothing() {
+    let (parent, _app) = mount(config());
+    let button: HtmlElement = wait_for(&parent, "[data-testid=pages] button", |_| true)
+        .await
+        .unchecked_into();
+    let performance = web_sys::window().unwrap().performance().unwrap();
+    let started = performance.now();
+    button.click();
+    button.click();
+    tick(0).await;
+    assert!(button.has_attribute("disabled"), "{}", parent.inner_html());
+    let count = wait_for(&parent, "[data-testid=page-count]", |_| true).await;
+    assert_eq!(text(&count), "250 pages");
+    assert!(!button.has_attribute("disabled"));
+
+    // Each page of the listing was asked for once: the second click did not start a second run.
+    let asked: Vec<String> = performance
+        .get_entries_by_type("resource")
+        .iter()
+        .map(|entry| entry.unchecked_into::<web_sys::PerformanceEntry>())
+        .filter(|entry| entry.start_time() >= started)
+        .map(|entry| entry.name())
+        .filter(|url| url.contains(&format!("/event/{EVENT_ID}/pages")))
+        .collect();
+    let mut distinct = asked.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(!asked.is_empty());
+    assert_eq!(asked.len(), distinct.len(), "{asked:?}");
+}
+
+#[wasm_bindgen_test]
+fn a_bad_address_in_the_configuration_is_refused_by_its_rust_name() {
     let bad = Config {
         base_url: "not a URL".into(),
         ..config()
     };
     let e = bad.client().unwrap_err();
-    assert_eq!(e.code(), "invalid_argument");
-    assert!(e.to_string().contains("baseUrl"), "{e}");
+    assert_eq!(e.code(), code::INVALID_ARGUMENT);
+    assert!(e.to_string().contains("base_url"), "{e}");
 }

@@ -31,6 +31,11 @@ impl OAuthError {
         Self::new(StatusCode::BAD_REQUEST, "invalid_grant", description)
     }
 
+    /// `invalid_scope` (400): a refresh asked for a scope the grant does not hold.
+    pub fn invalid_scope(description: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid_scope", description)
+    }
+
     /// `unsupported_grant_type` (400).
     pub fn unsupported_grant_type(description: impl Into<String>) -> Self {
         Self::new(

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 use super::OAuthError;
 use crate::config::Application;
-use crate::grants::{Grant, IssuedTokens, ACCESS_TOKEN_LIFETIME_SECS};
+use crate::grants::{Grant, IssuedTokens, RefreshRefusal, ACCESS_TOKEN_LIFETIME_SECS};
 use crate::params::Params;
 use crate::state::Sandbox;
 
@@ -161,10 +161,24 @@ fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OA
                     "redirect_uri does not match the registered home page",
                 ));
             }
+            // RFC 6749 §6: `scope` may narrow the grant, never widen it; absent, it is the
+            // grant's. The refresh token keeps the grant's scopes.
+            let scope: Option<Vec<&str>> = get("scope")?.map(|s| {
+                let mut scopes: Vec<&str> = Vec::new();
+                for s in s.split(' ').filter(|s| !s.is_empty()) {
+                    if !scopes.contains(&s) {
+                        scopes.push(s);
+                    }
+                }
+                scopes
+            });
             state
                 .grants()
-                .refresh(token, &app.app_id, now)
-                .map_err(OAuthError::invalid_grant)?
+                .refresh(token, &app.app_id, scope.as_deref(), now)
+                .map_err(|e| match e {
+                    RefreshRefusal::Grant(description) => OAuthError::invalid_grant(description),
+                    RefreshRefusal::Scope(description) => OAuthError::invalid_scope(description),
+                })?
         }
         Some(other) => {
             return Err(OAuthError::unsupported_grant_type(format!(

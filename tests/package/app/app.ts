@@ -22,6 +22,7 @@ import type {
   Session,
   SessionChange,
   SessionChangeReason,
+  SessionState,
   SignInOptions,
   WaitOptions,
 } from "fundraising-client";
@@ -83,6 +84,11 @@ export async function signIn(client: FundraisingClient, button: HTMLButtonElemen
   };
   await client.signInWithPopup();
   await client.signInWithRedirect();
+  const restored: Session | null = await client.restoreSession();
+  const state: SessionState = client.sessionState;
+  // @ts-expect-error the state is one of three names
+  const unknownState: SessionState = "signedin";
+  show(`${restored?.profile.sub} ${state} ${unknownState}`);
   const back: Session | null = await client.handleCallback();
   const fromUrl: Session | null = await client.handleCallback("http://127.0.0.1:8080/?code=c&state=s");
   const now: Session | null = client.session;
@@ -97,8 +103,9 @@ export async function signIn(client: FundraisingClient, button: HTMLButtonElemen
 export function listen(client: FundraisingClient): () => void {
   const listener = (event: CustomEvent<SessionChange>) => {
     const reason: SessionChangeReason = event.detail.reason;
+    const state: SessionState = event.detail.state;
     const session: Session | null = event.detail.session;
-    show(`${reason}: ${session?.profile.name ?? "signed out"}`);
+    show(`${reason} (${state}): ${session?.profile.name ?? "signed out"}`);
   };
   client.addEventListener("sessionchange", listener);
   // @ts-expect-error the client fires only sessionchange
