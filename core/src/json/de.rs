@@ -60,6 +60,7 @@ impl DeError {
     }
 
     /// The error of a value inside `place` (a member name, or an index as `[n]`).
+    #[inline(never)]
     fn inside(mut self, place: &str) -> Self {
         let join = if self.place.is_empty() || self.place.starts_with('[') {
             ""
@@ -442,6 +443,18 @@ struct Members<'a, N: JsonNode> {
     current: String,
 }
 
+impl<N: JsonNode> Members<'_, N> {
+    /// The value of the member whose name was read last (an absent one, `undefined` in
+    /// JavaScript, reads as `null`).
+    fn value(&mut self) -> Result<N, DeError> {
+        let index = self.next;
+        self.next += 1;
+        self.node
+            .value_at(&self.names, index)
+            .ok_or_else(|| DeError::new(["no value for ", &self.current].concat()))
+    }
+}
+
 impl<'de, N: JsonNode> de::MapAccess<'de> for Members<'_, N> {
     type Error = DeError;
 
@@ -461,15 +474,9 @@ impl<'de, N: JsonNode> de::MapAccess<'de> for Members<'_, N> {
         &mut self,
         seed: V,
     ) -> Result<V::Value, DeError> {
-        let index = self.next;
-        self.next += 1;
-        let value = self.node.value_at(&self.names, index);
-        let result = match &value {
-            Some(value) => seed.deserialize(Tree(value)),
-            // A member that reads as absent (`undefined` in JavaScript) is `null`.
-            None => seed.deserialize(().into_deserializer()),
-        };
-        result.map_err(|e| e.inside(&self.current))
+        let value = self.value()?;
+        seed.deserialize(Tree(&value))
+            .map_err(|e| e.inside(&self.current))
     }
 
     fn size_hint(&self) -> Option<usize> {
