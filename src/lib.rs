@@ -39,6 +39,10 @@
 //!
 //! - `signin` (default): sign-in, sessions and the companion. Without it the client makes
 //!   the resource calls only.
+//! - `campaign`, `donation`, `events`, `pages` (default): the resource operations, each on its
+//!   own ([`Client::campaign`]; [`Client::donation`] and [`Client::wait_for_donation`];
+//!   [`Client::create_event`]; [`Client::event_pages`] and [`Client::event_pages_stream`]). An
+//!   app that needs only some turns `default-features` off and names them.
 //! - `chrono`, `time`: conversions of [`ServiceDate`] to and from chrono's and time's types.
 //! - `js`: the package's JavaScript face (the `FundraisingClient` class, its TypeScript
 //!   declarations) and its allocator. Only the npm build turns it on; a Rust app leaves it off.
