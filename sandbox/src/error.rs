@@ -25,6 +25,32 @@ pub enum SandboxError {
     /// A stored or produced JSON document could not be (de)serialised.
     #[error("JSON error: {0}")]
     Json(#[from] serde_json::Error),
+    /// `exec` could not start a server or wait for it.
+    #[error("{0}")]
+    Exec(String),
+    /// `exec` could not start a program (a companion or the command).
+    #[error("cannot run {program}: {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+impl SandboxError {
+    /// The status `fundraising-sandbox exec` exits with when this stops it before or while
+    /// running the command: 127 for a command that is not found, 126 for one that cannot be
+    /// run, 125 otherwise (as `env` and `timeout` do).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Self::Spawn { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                crate::exec::EXIT_NOT_FOUND
+            }
+            Self::Spawn { .. } => crate::exec::EXIT_CANNOT_RUN,
+            _ => crate::exec::EXIT_CANNOT_START,
+        }
+    }
 }
 
 /// Result with [`SandboxError`].

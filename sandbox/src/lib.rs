@@ -1,10 +1,12 @@
 //! A faithful local emulator of the fundraising service: an OpenID Connect identity server
-//! (`identity_app`) and the resource API (`api_app`), backed by SQLite and seeded with demo data.
+//! (`identity_app`) and the resource API (`api_app`), backed by SQLite and seeded with demo data,
+//! and [`exec`], which runs a command against a sandbox and companions started for it.
 
 mod api;
 mod clock;
 mod config;
 mod error;
+pub mod exec;
 mod grants;
 mod identity;
 mod keys;
