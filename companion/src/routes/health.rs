@@ -3,7 +3,12 @@
 use axum::Json;
 use serde_json::{json, Value};
 
-/// Liveness: `{"status":"ok"}` (does not call the identity server).
+/// The companion's version, which `/healthz` and `--version` report: the npm package and the
+/// crates of the same minor version work with it (docs/compatibility.md).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Liveness: `{"status":"ok","version":"<the companion's version>"}` (does not call the
+/// identity server).
 pub async fn healthz() -> Json<Value> {
-    Json(json!({ "status": "ok" }))
+    Json(json!({ "status": "ok", "version": VERSION }))
 }
