@@ -43,7 +43,7 @@ const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const crate = tomlSection(cargo, "package");
 const workspace = tomlSection(cargo, "workspace.package");
 const meta = {
-  version: crate.version,
+  version: crate.version ?? workspace.version,
   description: crate.description,
   license: crate.license ?? workspace.license,
   repository: crate.repository ?? workspace.repository,
