@@ -61,7 +61,8 @@ pub struct ExecArgs {
     /// FUNDRAISING_COMPANION_URL.
     #[arg(long, value_name = "APP_ID", num_args = 0..=1, default_missing_value = "")]
     pub companion: Option<String>,
-    /// A flag for the --companion companion (repeatable), e.g. --companion-arg=--static-dir=dist.
+    /// A flag for the --companion companion (repeatable), e.g. --companion-arg=--static-dir=dist;
+    /// ${NAME} placeholders are filled in as in the configuration.
     #[arg(long = "companion-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub companion_args: Vec<String>,
     /// The companion program.
@@ -181,8 +182,10 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
     for (spec, addr) in plan.companions.iter().zip(&companion_addrs) {
         env.push((spec.url_variable(), format!("http://{addr}")));
     }
-    let lookup = |name: &str| {
-        env.iter()
+    let known = env.clone();
+    let lookup = &|name: &str| {
+        known
+            .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.clone())
             .or_else(|| std::env::var(name).ok())
@@ -259,7 +262,9 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
                     "--allowed-origin".into(),
                     format!("http://{runner}"),
                 ];
-                flags.extend(spec.args.iter().cloned());
+                for arg in &spec.args {
+                    flags.push(expand(arg, lookup)?);
+                }
                 let log = run.path().join(spec.log_name());
                 companions.push(Companion::start(
                     &args.companion_bin,

@@ -45,7 +45,8 @@ pub struct CompanionSpec {
     /// secret comes from the configuration.
     #[serde(default)]
     pub app_id: Option<String>,
-    /// More flags for the companion, e.g. `["--bff"]` or `["--static-dir", "dist"]`.
+    /// More flags for the companion, e.g. `["--bff"]` or `["--static-dir", "dist"]`
+    /// (`${NAME}` placeholders filled in).
     #[serde(default)]
     pub args: Vec<String>,
 }
@@ -124,14 +125,14 @@ impl Plan {
     }
 
     /// The sandbox's configuration with every `${NAME}` replaced by `lookup(NAME)`.
-    pub fn config(&self, lookup: impl Fn(&str) -> Option<String>) -> Result<Config> {
+    pub fn config(&self, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Config> {
         Config::from_toml(&expand(&self.text, lookup)?)
     }
 }
 
 /// Replaces each `${NAME}` in `text` by `lookup(NAME)`; `$${` stands for a literal `${`. A name
 /// that `lookup` does not know is an error naming it.
-pub fn expand(text: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String> {
+pub fn expand(text: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("${") {
@@ -170,13 +171,13 @@ mod tests {
     #[test]
     fn placeholders_are_filled_and_unknown_ones_refused() {
         assert_eq!(
-            expand("home = \"${FUNDRAISING_COMPANION_URL}/\"", vars).unwrap(),
+            expand("home = \"${FUNDRAISING_COMPANION_URL}/\"", &vars).unwrap(),
             "home = \"http://127.0.0.1:4000/\""
         );
-        assert_eq!(expand("a $${B} c", vars).unwrap(), "a ${B} c");
-        let unknown = expand("${NO_SUCH}", vars).unwrap_err().to_string();
+        assert_eq!(expand("a $${B} c", &vars).unwrap(), "a ${B} c");
+        let unknown = expand("${NO_SUCH}", &vars).unwrap_err().to_string();
         assert!(unknown.contains("${NO_SUCH}"), "{unknown}");
-        assert!(expand("${OPEN", vars).is_err());
+        assert!(expand("${OPEN", &vars).is_err());
     }
 
     #[test]
@@ -195,7 +196,7 @@ mod tests {
             plan.companions[1].url_variable(),
             "FUNDRAISING_COMPANION_URL"
         );
-        let config = plan.config(vars).unwrap();
+        let config = plan.config(&vars).unwrap();
         assert!(config.enable_test_routes);
     }
 
@@ -212,13 +213,13 @@ mod tests {
     fn the_default_configuration_points_the_home_page_at_the_companion() {
         let config = Plan::parse(&default_exec_config(true), None)
             .unwrap()
-            .config(vars)
+            .config(&vars)
             .unwrap();
         assert_eq!(config.applications[0].home_page, "http://127.0.0.1:4000/");
         assert!(config.enable_test_routes);
         let alone = Plan::parse(&default_exec_config(false), None)
             .unwrap()
-            .config(|_| None)
+            .config(&|_| None)
             .unwrap();
         assert_eq!(alone.applications[0].home_page, "http://127.0.0.1:8080/");
     }
