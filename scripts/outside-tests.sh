@@ -29,7 +29,8 @@ trap cleanup EXIT
 step "cargo package (every published crate) and npm pack"
 crates=(fundraising-core-derive fundraising-core fundraising-client fundraising-serve fundraising-sandbox fundraising-companion)
 version=$(cargo metadata --no-deps --format-version 1 | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).packages.find(p=>p.name==="fundraising-client").version))')
-cargo package -q --no-verify "${crates[@]/#/-p}" 2>&1 | grep -v '^\s*$' || true
+# (cargo package wants a committed working tree, as CI's fresh clone is.)
+cargo package -q --no-verify "${crates[@]/#/-p}"
 mkdir -p "$scratch/crates"
 for crate in "${crates[@]}"; do
   tar -xzf "target/package/$crate-$version.crate" -C "$scratch/crates"
