@@ -89,7 +89,7 @@ function packaged(text, prefix) {
   return text.replace(/\[([^\]]*)\]\(([^)\s]+)\)/g, (whole, label, target) => {
     if (/^[a-z]+:|^#/i.test(target)) return whole;
     const [path, anchor] = target.split("#");
-    if (path === "api.md") return `[${label}](${prefix === "" ? "README.md" : "../README.md"}${anchor ? `#${anchor}` : ""})`;
+    if (path === "api.md") return `[${label}](${prefix === "" ? "../README.md" : "README.md"}${anchor ? `#${anchor}` : ""})`;
     if (guides.has(path)) return `[${label}](${prefix}${path}${anchor ? `#${anchor}` : ""})`;
     return label;
   });
