@@ -38,6 +38,14 @@ pub enum SandboxError {
     },
 }
 
+/// The exit status of `fundraising-sandbox exec` when it cannot start what it was asked to (a
+/// bad configuration, a companion that does not come up), as `env` and `timeout` use it.
+pub const EXIT_CANNOT_START: i32 = 125;
+/// The exit status of `exec` when the command exists but cannot be run.
+pub const EXIT_CANNOT_RUN: i32 = 126;
+/// The exit status of `exec` when the command is not found.
+pub const EXIT_NOT_FOUND: i32 = 127;
+
 impl SandboxError {
     /// The status `fundraising-sandbox exec` exits with when this stops it before or while
     /// running the command: 127 for a command that is not found, 126 for one that cannot be
@@ -45,10 +53,10 @@ impl SandboxError {
     pub fn exit_code(&self) -> i32 {
         match self {
             Self::Spawn { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-                crate::exec::EXIT_NOT_FOUND
+                EXIT_NOT_FOUND
             }
-            Self::Spawn { .. } => crate::exec::EXIT_CANNOT_RUN,
-            _ => crate::exec::EXIT_CANNOT_START,
+            Self::Spawn { .. } => EXIT_CANNOT_RUN,
+            _ => EXIT_CANNOT_START,
         }
     }
 }

@@ -39,16 +39,9 @@ pub use process::exit_code;
 use process::{http_ok, run_command, tail, Companion};
 
 use crate::error::{Result, SandboxError};
+pub use crate::error::{EXIT_CANNOT_RUN, EXIT_CANNOT_START, EXIT_NOT_FOUND};
 use crate::state::Sandbox;
 use crate::{api_app, identity_app};
-
-/// The exit status of `exec` when it cannot start what it was asked to (a bad configuration,
-/// a companion that does not come up), as `env` and `timeout` use it.
-pub const EXIT_CANNOT_START: i32 = 125;
-/// The exit status when the command exists but cannot be run.
-pub const EXIT_CANNOT_RUN: i32 = 126;
-/// The exit status when the command is not found.
-pub const EXIT_NOT_FOUND: i32 = 127;
 
 /// `fundraising-sandbox exec`'s flags.
 #[derive(Debug, Clone, Args)]
