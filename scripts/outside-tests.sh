@@ -36,21 +36,24 @@ for crate in "${crates[@]}"; do
   tar -xzf "target/package/$crate-$version.crate" -C "$scratch/crates"
 done
 tarball=$(cd pkg && npm pack --silent --pack-destination "$scratch")
-# crates.io as it would be once they are published: the packaged crates answer for their names.
-mkdir -p "$scratch/.cargo"
-{
+# crates.io as it would be once they are published: the packaged crates answer for their names
+# (`[patch.crates-io]`), each consumer naming those it uses.
+patch() { # crate...: the [patch.crates-io] lines for these crates
   echo "[patch.crates-io]"
-  for crate in "${crates[@]}"; do echo "$crate = { path = \"$scratch/crates/$crate-$version\" }"; done
-} >"$scratch/.cargo/config.toml"
+  for crate in "$@"; do echo "$crate = { path = \"$scratch/crates/$crate-$version\" }"; done
+}
+client_crates=(fundraising-client fundraising-core fundraising-core-derive)
 
 step "cargo install fundraising-sandbox and fundraising-companion from the packaged crates"
 # A target folder of its own that later runs reuse; --debug keeps it quick, with the
 # workspace's optimised RSA and SHA-2 so that the sandbox makes its key in time.
+mkdir -p "$scratch/install/.cargo"
+patch fundraising-core fundraising-core-derive fundraising-serve >"$scratch/install/.cargo/config.toml"
 for crate in fundraising-sandbox fundraising-companion; do
-  (cd "$scratch" && CARGO_TARGET_DIR="$root/target/outside" cargo install -q --debug \
+  (cd "$scratch/install" && CARGO_TARGET_DIR="$root/target/outside" cargo install -q --debug \
     --config 'profile.dev.package.rsa.opt-level=3' --config 'profile.dev.package.num-bigint-dig.opt-level=3' \
     --config 'profile.dev.package.sha2.opt-level=3' \
-    --path "crates/$crate-$version" --root "$scratch/bin")
+    --path "$scratch/crates/$crate-$version" --root "$scratch/bin")
 done
 export PATH="$scratch/bin/bin:$PATH"
 [ "$(fundraising-companion --version)" = "fundraising-companion $version" ] \
@@ -70,6 +73,7 @@ mkdir -p "$scratch/vite"
 
 step "the README's Rust quick start with docs/rust.md's set-up, for wasm32"
 node tests/outside/quickstart.mjs "$scratch/quickstart"
+patch "${client_crates[@]}" >>"$scratch/quickstart/Cargo.toml"
 (cd "$scratch/quickstart" && CARGO_TARGET_DIR="$root/target/leptos-example" cargo check -q --target wasm32-unknown-unknown)
 
 step "examples/leptos on the packaged crates: its wasm-bindgen-test suite under fundraising-sandbox exec"
@@ -78,6 +82,7 @@ mkdir -p "$scratch/leptos"
 sed -i -E "s|^fundraising-client = \{ path = \"\.\./\.\.\" \}|fundraising-client = \"$version\"|" "$scratch/leptos/Cargo.toml"
 grep -q "^fundraising-client = \"$version\"" "$scratch/leptos/Cargo.toml" \
   || { echo "error: examples/leptos/Cargo.toml no longer names fundraising-client by path" >&2; exit 1; }
+patch "${client_crates[@]}" >>"$scratch/leptos/Cargo.toml"
 (
   cd "$scratch/leptos"
   CARGO_TARGET_DIR="$root/target/leptos-example" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
