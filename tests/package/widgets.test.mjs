@@ -112,6 +112,7 @@ test("the companion serves dist/widgets to a partner's page with the headers the
   assert.equal(wasm.status, 200);
   assert.equal(wasm.headers.get("content-type"), "application/wasm");
   assert.equal(wasm.headers.get("access-control-allow-origin"), "*");
+  assert.equal(wasm.headers.get("cross-origin-resource-policy"), "cross-origin");
   assert.match(wasm.headers.get("cache-control"), /max-age=31536000, immutable/);
   assert.match(wasm.headers.get("vary") ?? "", /accept-encoding/i);
   const body = Buffer.from(await wasm.arrayBuffer());
