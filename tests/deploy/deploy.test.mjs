@@ -21,14 +21,16 @@ const processes = [];
 let companionPort;
 let httpPort;
 
-/** The fenced block of `lang` right after the line `marker` in docs/deploy.md. */
+/** The first fenced block of `lang` in docs/deploy.md that holds `marker` or follows it. */
 function docBlock(lang, marker) {
   const doc = readFileSync(join(root, "docs", "deploy.md"), "utf8");
   const at = doc.indexOf(marker);
   assert.ok(at >= 0, `docs/deploy.md no longer has ${marker}`);
-  const match = doc.slice(at).match(new RegExp("```" + lang + "\\n([\\s\\S]*?)^```", "m"));
-  assert.ok(match, `docs/deploy.md: no ${lang} block after ${marker}`);
-  return match[1];
+  const block = [...doc.matchAll(new RegExp("^```" + lang + "\\n([\\s\\S]*?)^```", "gm"))].find(
+    (m) => m.index + m[0].length > at,
+  );
+  assert.ok(block, `docs/deploy.md: no ${lang} block at or after ${marker}`);
+  return block[1];
 }
 
 /** `text` with each [from, to] replaced; every `from` must occur (the page changed otherwise). */
@@ -154,9 +156,13 @@ after(async () => {
 });
 
 test("plain http redirects to https", async () => {
-  const res = await fetch(`http://127.0.0.1:${httpPort}/`, { redirect: "manual" });
-  assert.equal(res.status, 301);
-  assert.match(res.headers.get("location"), /^https:\/\/localhost\//);
+  const { get } = await import("node:http");
+  const res = await new Promise((resolve, reject) =>
+    get({ host: "127.0.0.1", port: httpPort, path: "/", headers: { Host: `localhost:${httpPort}` } }, resolve).on("error", reject),
+  );
+  res.resume();
+  assert.equal(res.statusCode, 301);
+  assert.match(res.headers.location, /^https:\/\/localhost\//);
 });
 
 test("a user signs in through nginx over TLS, and the session cookie is Secure", async () => {
@@ -183,7 +189,8 @@ test("a user signs in through nginx over TLS, and the session cookie is Secure",
     await popup.click("[name=allow]");
     await page.getByText("Signed in as Demo Fundraiser").waitFor({ timeout: 15_000 });
 
-    const cookies = await context.cookies(origin);
+    // The cookie's path is the companion's (/auth), so ask for every cookie of the context.
+    const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === "fundraising_session");
     assert.ok(session, `no session cookie: ${JSON.stringify(cookies)}`);
     assert.equal(session.secure, true);
