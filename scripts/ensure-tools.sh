@@ -99,6 +99,8 @@ fi
 if want deploy; then
   missing=()
   [ -x /usr/sbin/nginx ] || missing+=(nginx)
+  # docs/widgets.md's static hosting serves the .br copies with brotli_static.
+  [ -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || missing+=(libnginx-mod-http-brotli-static)
   command -v openssl >/dev/null || missing+=(openssl)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 fi

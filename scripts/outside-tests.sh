@@ -10,7 +10,7 @@
 #   - the Leptos example on the packaged crates, its wasm-bindgen-test suite under
 #     `fundraising-sandbox exec`;
 #   - docs/deploy.md's nginx and companion set-up over TLS (tests/deploy), signing in through
-#     it in Chromium.
+#     it in Chromium, and docs/widgets.md's nginx hosting of dist/widgets.
 # The packaged crates stand in for crates.io through `[patch.crates-io]` (they are not
 # published yet); nothing else of the repository is used but the tests' own files.
 #
@@ -89,7 +89,7 @@ patch "${client_crates[@]}" >>"$scratch/leptos/Cargo.toml"
     fundraising-sandbox exec --companion -- cargo test
 )
 
-step "docs/deploy.md: the companion behind nginx over TLS, signing in through it"
+step "docs/deploy.md: the companion behind nginx over TLS, signing in through it; docs/widgets.md's static hosting"
 mkdir -p "$scratch/deploy"
 cp tests/deploy/sandbox.toml "$scratch/deploy/"
 deploy_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

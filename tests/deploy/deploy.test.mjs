@@ -7,67 +7,17 @@
 // holding the site's build (site/), DEPLOY_PLAYWRIGHT the playwright-core module.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { docBlock, freePort, root, start, startNginx, swap, until } from "./helpers.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
 const work = process.env.DEPLOY_WORK;
 const origin = process.env.DEPLOY_ORIGIN;
 const { chromium } = await import(process.env.DEPLOY_PLAYWRIGHT ?? "playwright-core");
 const processes = [];
 let companionPort;
 let httpPort;
-
-/** The first fenced block of `lang` in docs/deploy.md that holds `marker` or follows it. */
-function docBlock(lang, marker) {
-  const doc = readFileSync(join(root, "docs", "deploy.md"), "utf8");
-  const at = doc.indexOf(marker);
-  assert.ok(at >= 0, `docs/deploy.md no longer has ${marker}`);
-  const block = [...doc.matchAll(new RegExp("^```" + lang + "\\n([\\s\\S]*?)^```", "gm"))].find(
-    (m) => m.index + m[0].length > at,
-  );
-  assert.ok(block, `docs/deploy.md: no ${lang} block at or after ${marker}`);
-  return block[1];
-}
-
-/** `text` with each [from, to] replaced; every `from` must occur (the page changed otherwise). */
-function swap(text, pairs) {
-  for (const [from, to] of pairs) {
-    assert.ok(text.includes(from), `docs/deploy.md's block no longer contains ${from}`);
-    text = text.split(from).join(to);
-  }
-  return text;
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(what, check, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    assert.ok(Date.now() < deadline, `${what} never happened`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function start(command, args, options, log) {
-  const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-  const lines = [];
-  child.stdout.on("data", (d) => lines.push(String(d)));
-  child.stderr.on("data", (d) => lines.push(String(d)));
-  processes.push({ child, lines, log });
-  return child;
-}
 
 before(async () => {
   assert.ok(work && origin && process.env.FUNDRAISING_AUTH_URL, "run under scripts/outside-tests.sh");
@@ -85,7 +35,7 @@ before(async () => {
   for (const file of [secret, cookieKey]) assert.equal(statSync(file).mode & 0o777, 0o640);
 
   // The companion, from the page's environment file alone.
-  const envFile = swap(docBlock("sh", "# /etc/fundraising-companion/companion.env"), [
+  const envFile = swap(docBlock("deploy.md", "sh", "# /etc/fundraising-companion/companion.env"), [
     ["127.0.0.1:8080", `127.0.0.1:${companionPort}`],
     ["https://identity.fundraising.example", process.env.FUNDRAISING_AUTH_URL],
     ["https://api.fundraising.example", process.env.FUNDRAISING_BASE_URL],
@@ -100,7 +50,7 @@ before(async () => {
     const pair = line.match(/^([A-Z_]+)=(.*)$/);
     if (pair) env[pair[1]] = pair[2];
   }
-  start("fundraising-companion", [], { env }, "companion");
+  processes.push(["companion", start("fundraising-companion", [], { env })]);
 
   // nginx with the page's server blocks, inside the main configuration Debian's nginx.conf
   // would give them.
@@ -111,7 +61,7 @@ before(async () => {
     "-addext", "subjectAltName=DNS:localhost",
     "-keyout", join(tls, "privkey.pem"), "-out", join(tls, "fullchain.pem"),
   ], { stdio: "ignore" });
-  const site = swap(docBlock("nginx", "/etc/nginx/sites-available/partner"), [
+  const site = swap(docBlock("deploy.md", "nginx", "/etc/nginx/sites-available/partner"), [
     ["listen 443 ssl;", `listen 127.0.0.1:${port} ssl;`],
     ["listen 80;", `listen 127.0.0.1:${httpPort};`],
     ["server_name www.partner.example;", "server_name localhost;"],
@@ -121,17 +71,7 @@ before(async () => {
     ["http://127.0.0.1:8080", `http://127.0.0.1:${companionPort}`],
     ["https://api.fundraising.example", process.env.FUNDRAISING_BASE_URL],
   ]);
-  const nginxDir = join(work, "nginx");
-  mkdirSync(nginxDir, { recursive: true });
-  const user = process.getuid?.() === 0 ? "user root;\n" : "";
-  writeFileSync(
-    join(nginxDir, "nginx.conf"),
-    `${user}worker_processes 1;\npid ${nginxDir}/nginx.pid;\nerror_log ${nginxDir}/error.log;\n` +
-      `events {}\nhttp {\n  include /etc/nginx/mime.types;\n  default_type application/octet-stream;\n` +
-      `  access_log ${nginxDir}/access.log;\n  client_body_temp_path ${nginxDir}/body;\n  proxy_temp_path ${nginxDir}/proxy;\n` +
-      `  fastcgi_temp_path ${nginxDir}/fastcgi;\n  uwsgi_temp_path ${nginxDir}/uwsgi;\n  scgi_temp_path ${nginxDir}/scgi;\n\n${site}}\n`,
-  );
-  start("/usr/sbin/nginx", ["-p", nginxDir, "-c", join(nginxDir, "nginx.conf"), "-g", "daemon off;"], {}, "nginx");
+  processes.push(["nginx", startNginx(join(work, "nginx"), site)]);
 
   await until("the companion answering", async () => (await fetch(`http://127.0.0.1:${companionPort}/healthz`)).ok);
   const https = (path) =>
@@ -149,9 +89,9 @@ before(async () => {
 });
 
 after(async () => {
-  for (const { child, lines, log } of processes) {
+  for (const [name, child] of processes) {
     child.kill("SIGTERM");
-    if (process.exitCode) console.error(`---- ${log} ----\n${lines.join("").slice(-3000)}`);
+    if (process.exitCode) console.error(`---- ${name} ----\n${child.lines.join("").slice(-3000)}`);
   }
 });
 
