@@ -47,10 +47,11 @@ client_crates=(fundraising-client fundraising-core fundraising-core-derive)
 step "cargo install fundraising-sandbox and fundraising-companion from the packaged crates"
 # A target folder of its own that later runs reuse; --debug keeps it quick, with the
 # workspace's optimised RSA and SHA-2 so that the sandbox makes its key in time.
-mkdir -p "$scratch/install/.cargo"
-patch fundraising-core fundraising-core-derive fundraising-serve >"$scratch/install/.cargo/config.toml"
+# (cargo install --path reads the configuration of the folders above the crate.)
+mkdir -p "$scratch/crates/.cargo"
+patch fundraising-core fundraising-core-derive fundraising-serve >"$scratch/crates/.cargo/config.toml"
 for crate in fundraising-sandbox fundraising-companion; do
-  (cd "$scratch/install" && CARGO_TARGET_DIR="$root/target/outside" cargo install -q --debug \
+  (cd "$scratch/crates" && CARGO_TARGET_DIR="$root/target/outside" cargo install -q --debug \
     --config 'profile.dev.package.rsa.opt-level=3' --config 'profile.dev.package.num-bigint-dig.opt-level=3' \
     --config 'profile.dev.package.sha2.opt-level=3' \
     --path "$scratch/crates/$crate-$version" --root "$scratch/bin")
