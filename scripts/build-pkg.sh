@@ -3,7 +3,8 @@
 # light build without sign-in (pkg/light/, the subpath export `fundraising-client/light`), each
 #   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> terser,
 # then package.json + README (scripts/package-meta.mjs), the content-hashed and precompressed
-# copies the companion serves (scripts/hash-assets.mjs), and prints the gzip -9 size of each
+# copies the companion serves (scripts/hash-assets.mjs), the widgets' hostable folder
+# dist/widgets/ (scripts/build-widgets.mjs), and prints the gzip -9 size of each
 # build's wasm plus JS glue (the figures the size budgets are about).
 #
 #   scripts/build-pkg.sh [--out DIR]      (default: pkg)
@@ -161,6 +162,11 @@ node scripts/package-meta.mjs "$out"
 # What the companion serves beside the package's own files (after package.json, whose `files`
 # lists those only): content-hashed copies, pkg/assets.js naming them, .br and .gz siblings.
 node scripts/hash-assets.mjs "$out" "$name" . light
+
+# The folder a partner hosts to offer the widgets (docs/widgets.md): the element scripts and the
+# build they load, hashed and compressed, nothing else. WIDGETS_BUILD names that build (a key
+# of pkg/assets.js).
+node scripts/build-widgets.mjs "$out" "${WIDGETS_OUT:-dist/widgets}" "${WIDGETS_BUILD:-light}"
 
 # The gzip -9 size of the wasm plus the JS glue of each build (the figure the budgets are about).
 size_line() { # dir label budget_kb
