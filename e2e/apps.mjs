@@ -16,8 +16,8 @@ export function sessionIn(state) {
 
 /** The apps, each as `{name, url}` (its "/" is the app's registered home page). */
 export function signingApps() {
-  const leptosUrl = process.env.FUNDRAISING_LEPTOS_URL;
-  if (!leptosUrl) throw new Error("FUNDRAISING_LEPTOS_URL is not set: run this inside scripts/with-servers.sh");
+  const leptosUrl = process.env.FUNDRAISING_LEPTOS_COMPANION_URL;
+  if (!leptosUrl) throw new Error("FUNDRAISING_LEPTOS_COMPANION_URL is not set: run this inside scripts/with-servers.sh");
   return [
     { name: "the demo", url: servers().companionUrl },
     { name: "the demo in BFF mode", url: bffServers().companionUrl },

@@ -172,7 +172,9 @@ describe("donation return", () => {
   it("waits through 404 and Pending, then shows the confirmed amount and message", async ({ page }) => {
     const errors = consoleErrors(page);
     const log = await recordElement(page);
-    const reference = await stageDonation(env, { ...DONATION, appears_after_secs: 1, final_after_secs: 5, final_status: "Accepted" });
+    // Unknown for 3 s: long enough for the page to load and show the waiting state first, even
+    // on a busy machine (with 1 s, a slow load could miss it and see Pending already).
+    const reference = await stageDonation(env, { ...DONATION, appears_after_secs: 3, final_after_secs: 7, final_status: "Accepted" });
     const answers = donationAnswers(page, reference);
     await page.goto(`${env.companionUrl}/?donation=${encodeURIComponent(reference)}`);
     const element = page.locator("#donation-return");

@@ -1,5 +1,5 @@
 // End-to-end test of the Leptos example (examples/leptos, built by scripts/leptos-example.sh),
-// a Rust app on the typed API, served by its own companion (FUNDRAISING_LEPTOS_URL): it shows
+// a Rust app on the typed API, served by its own companion (FUNDRAISING_LEPTOS_COMPANION_URL): it shows
 // the demo campaign, signs in by pop-up through the real login and consent pages (by redirect
 // when the browser blocks the pop-up), lists every fundraising page of event 1001, and signs
 // out. Its session across reloads and tabs: session-restore.test.mjs.
@@ -10,12 +10,12 @@ import {
 } from "./harness.mjs";
 
 const env = servers();
-const leptosUrl = process.env.FUNDRAISING_LEPTOS_URL;
+const leptosUrl = process.env.FUNDRAISING_LEPTOS_COMPANION_URL;
 const it = browserTests({ timeout: 90_000 });
 
 describe("the Leptos example", () => {
   it("shows the campaign, signs in by pop-up, lists the 250 pages of event 1001 and signs out", async ({ page }) => {
-    assert.ok(leptosUrl, "FUNDRAISING_LEPTOS_URL is not set: run inside scripts/with-servers.sh");
+    assert.ok(leptosUrl, "FUNDRAISING_LEPTOS_COMPANION_URL is not set: run inside scripts/with-servers.sh");
     const built = await fetch(`${leptosUrl}/pkg/fundraising_leptos_example.js`);
     assert.equal(built.status, 200, "the example is not built: run scripts/leptos-example.sh");
     const errors = consoleErrors(page);

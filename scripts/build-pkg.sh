@@ -5,9 +5,10 @@
 # only), each
 #   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> terser,
 # then package.json + README (scripts/package-meta.mjs), the content-hashed and precompressed
-# copies the companion serves (scripts/hash-assets.mjs), and prints each build's size as a
-# browser fetches it: gzip -9 of each file (wasm, JS glue, snippets) on its own, summed (the
-# measure of the size budgets), and brotli beside it.
+# copies the companion serves (scripts/hash-assets.mjs), the widgets' hostable folder
+# dist/widgets/ (scripts/build-widgets.mjs), and prints each build's size as a browser fetches
+# it: gzip -9 of each file (wasm, JS glue, snippets) on its own, summed (the measure of the size
+# budgets), and brotli beside it.
 #
 #   scripts/build-pkg.sh [--out DIR]      (default: pkg)
 #   KEEP_NAMES=1                          keep the wasm's function names (bench/breakdown.sh)
@@ -169,6 +170,11 @@ node scripts/package-meta.mjs "$out"
 # What the companion serves beside the package's own files (after package.json, whose `files`
 # lists those only): content-hashed copies, pkg/assets.js naming them, .br and .gz siblings.
 node scripts/hash-assets.mjs "$out" "$name" . light widgets
+
+# The folder a partner hosts to offer the widgets (docs/widgets.md): the element scripts and the
+# build they load, hashed and compressed, nothing else. WIDGETS_BUILD names that build (a key
+# of pkg/assets.js).
+node scripts/build-widgets.mjs "$out" "${WIDGETS_OUT:-dist/widgets}" "${WIDGETS_BUILD:-widgets}"
 
 # Each build's size as a browser fetches it (scripts/build-size.mjs, which bench/sec_size.py
 # runs too): every file gzip -9 on its own, summed; brotli beside it.

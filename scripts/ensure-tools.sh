@@ -6,14 +6,15 @@
 #   Firefox ESR with geckodriver from crates.io, and WebKitGTK's MiniBrowser with
 #   WebKitWebDriver, run under Xvfb), the end-to-end test's npm packages, and Debian's
 #   redis-server (the companion's --redis-url tests start one on a free port), and the
-#   certified OpenID peers of the interop tests (npm, locked in interop/).
-# Usage: scripts/ensure-tools.sh [wasm] [browser] [engines] [e2e] [redis] [interop]
+#   certified OpenID peers of the interop tests (npm, locked in interop/), and Debian's nginx
+#   and openssl for the deployment test (`deploy`).
+# Usage: scripts/ensure-tools.sh [wasm] [browser] [engines] [e2e] [redis] [interop] [deploy]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want() { for w in "${WANTS[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 WANTS=("$@")
-[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser engines e2e redis interop)
+[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser engines e2e redis interop deploy)
 
 apt_updated=0
 apt_install() {
@@ -93,6 +94,15 @@ if want redis; then
   if ! command -v redis-server >/dev/null; then
     apt_install redis-server
   fi
+fi
+
+if want deploy; then
+  missing=()
+  [ -x /usr/sbin/nginx ] || missing+=(nginx)
+  # docs/widgets.md's static hosting serves the .br copies with brotli_static.
+  [ -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || missing+=(libnginx-mod-http-brotli-static)
+  command -v openssl >/dev/null || missing+=(openssl)
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 fi
 
 if want e2e; then

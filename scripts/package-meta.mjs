@@ -4,11 +4,13 @@
 //
 // One source for each fact: the version, description, license, repository and homepage come
 // from Cargo.toml (the crate's [package] and [workspace.package]); the README is the JS API
-// reference, docs/api.md, with its links made absolute so they work on the registry's page.
+// reference, docs/api.md, and the guides it links to (transitively) ship in docs/ beside it, so
+// every link of the README leads to a file of the package (a link that would leave the package
+// keeps its text, without the link).
 // `files` lists what a user needs: the JS entry, its declarations, the wasm and the JS snippets
 // the entry imports; not the raw wasm exports' declarations (*_bg.wasm.d.ts), which the
 // package's own declarations do not use.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -43,7 +45,7 @@ const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const crate = tomlSection(cargo, "package");
 const workspace = tomlSection(cargo, "workspace.package");
 const meta = {
-  version: crate.version,
+  version: crate.version ?? workspace.version,
   description: crate.description,
   license: crate.license ?? workspace.license,
   repository: crate.repository ?? workspace.repository,
@@ -62,6 +64,40 @@ function walk(dir, base = dir) {
     const path = join(dir, entry.name);
     return entry.isDirectory() ? walk(path, base) : [relative(base, path).split("\\").join("/")];
   });
+}
+
+// The guides: docs/api.md's links to other pages of docs/, followed from page to page.
+/** Relative Markdown links of `text` (outside code), as [whole match, text, target]. */
+const links = (text) => [...text.matchAll(/\[([^\]]*)\]\(([^)\s]+)\)/g)];
+const guides = new Set();
+const queue = ["api.md"];
+while (queue.length > 0) {
+  const page = queue.shift();
+  for (const [, , target] of links(readFileSync(join(root, "docs", page), "utf8"))) {
+    const path = target.split("#")[0];
+    if (/^[a-z]+:/i.test(target) || !path.endsWith(".md") || path.includes("/")) continue;
+    if (path !== "api.md" && !guides.has(path) && existsSync(join(root, "docs", path))) {
+      guides.add(path);
+      queue.push(path);
+    }
+  }
+}
+/** A page's text with its links kept where they stay inside the package: `#anchors`,
+ * absolute addresses, and the shipped guides (`prefix` + name); any other link is reduced to
+ * its text. */
+function packaged(text, prefix) {
+  return text.replace(/\[([^\]]*)\]\(([^)\s]+)\)/g, (whole, label, target) => {
+    if (/^[a-z]+:|^#/i.test(target)) return whole;
+    const [path, anchor] = target.split("#");
+    if (path === "api.md") return `[${label}](${prefix === "" ? "../README.md" : "README.md"}${anchor ? `#${anchor}` : ""})`;
+    if (guides.has(path)) return `[${label}](${prefix}${path}${anchor ? `#${anchor}` : ""})`;
+    return label;
+  });
+}
+rmSync(join(out, "docs"), { recursive: true, force: true });
+mkdirSync(join(out, "docs"));
+for (const page of guides) {
+  writeFileSync(join(out, "docs", page), packaged(readFileSync(join(root, "docs", page), "utf8"), ""));
 }
 
 const files = walk(out)
@@ -102,22 +138,15 @@ const manifest = {
 };
 writeFileSync(join(out, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
-// The README: docs/api.md below its title, its relative links pointing into the repository.
+// The README: docs/api.md below its title, its links to other guides pointing at docs/.
 const api = readFileSync(join(root, "docs", "api.md"), "utf8");
-const body = api.replace(/^# .*\n+/, "");
-const absolute = (target) => {
-  if (/^[a-z]+:|^#/i.test(target)) return target;
-  const [path, anchor] = target.split("#");
-  const file = posix.normalize(posix.join("docs", path));
-  return `${meta.repository}/blob/main/${file}${anchor === undefined ? "" : `#${anchor}`}`;
-};
-const linked = body.replace(/\]\(([^)\s]+)\)/g, (_, target) => `](${absolute(target)})`);
+const body = packaged(api.replace(/^# .*\n+/, ""), "docs/");
 const readme = [
   `# ${NAME}`,
   "",
-  linked.trimEnd(),
+  body.trimEnd(),
   "",
-  `More guides (the companion, the sandbox, testing your app, the sign-in flows, the widgets): ${meta.repository}/tree/main/docs`,
+  "More guides (the companion, deploying it, the sandbox and testing your app, the sign-in flows, the widgets) are in this package's docs/ folder.",
   "",
 ].join("\n");
 writeFileSync(join(out, "README.md"), readme);

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # `make test`: lint, every native test, the browser tests (in Chromium, Firefox and WebKit), the
 # Node test and the end-to-end tests (Playwright in Chromium; WebDriver in Firefox and WebKit),
-# then the package as published (npm and crates.io) and the docs' links.
+# then the package as published (npm and crates.io) and the docs' links, and the users' journeys
+# from the packed npm package and the packaged crates in a folder outside the workspace.
 # Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, Firefox
 # ESR and geckodriver, WebKitWebDriver and Xvfb, e2e npm packages, redis-server, the interop
-# tests' npm packages).
+# tests' npm packages, nginx and openssl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "tools"
-scripts/ensure-tools.sh wasm browser engines e2e redis interop
+scripts/ensure-tools.sh wasm browser engines e2e redis interop deploy
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -67,5 +68,9 @@ scripts/with-servers.sh -- bash -c '
 
 step "the npm package and the crates as published; the docs in step with them"
 # npm pack's file list, the manifest, a strict TypeScript app against the packed declarations,
-# the API reference's error table, crates.io metadata and `cargo package`, the docs' links.
+# the API reference's error table, the widgets' hostable folder, crates.io metadata, the MSRV
+# and `cargo package`, the published READMEs' links, the docs' links.
 node --test tests/package/ tests/docs/
+
+step "outside the workspace: the Vite app, the Rust quick start, the Leptos example and the nginx deployment, from the packed artifacts"
+scripts/outside-tests.sh

@@ -18,7 +18,7 @@
 // content-hashed names (pkg/assets.js), which the companion serves compressed and as immutable,
 // so a returning visitor fetches no wasm at all.
 
-import { full, widgets } from "./pkg/assets.js";
+import * as BUILDS from "./pkg/assets.js";
 import { formatMoney, textAttributes, Words } from "./widget-text.js";
 import { THEME } from "./widget-theme.js";
 
@@ -26,9 +26,6 @@ export { formatMoney, THEME };
 
 /** The folder of the package, next to this file. */
 const PACKAGE_DIR = new URL("pkg/", import.meta.url);
-
-/** The builds of the package by name, each as its content-hashed copies in pkg/. */
-const BUILDS = { widgets, full };
 
 /** The package promise of each build loaded on this page. */
 const loaded = {};
@@ -40,6 +37,9 @@ const loaded = {};
  */
 export function loadPackage(build = "widgets") {
   loaded[build] ??= (async () => {
+    // pkg/assets.js names each build's content-hashed copies; the widgets' hostable folder
+    // (scripts/build-widgets.mjs) holds the widgets' build only.
+    if (!BUILDS[build]) throw new Error(`the package's ${build} build is not served beside widget.js`);
     const { js, wasm } = BUILDS[build];
     const bytes = fetch(new URL(wasm, PACKAGE_DIR));
     bytes.catch(() => {}); // a failure is reported by init() below, or by the import

@@ -40,7 +40,11 @@ fn start(limits: &[&str]) -> (Server, SocketAddr) {
 fn assert_healthy(addr: SocketAddr) {
     let answer = probe::get(addr, "/healthz");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    assert!(answer.ends_with(r#"{"status":"ok"}"#), "{answer}");
+    let body = format!(
+        r#"{{"status":"ok","version":"{}"}}"#,
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(answer.ends_with(&body), "{answer}");
 }
 
 #[test]

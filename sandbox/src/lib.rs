@@ -1,5 +1,6 @@
 //! A faithful local emulator of the fundraising service: an OpenID Connect identity server
-//! (`identity_app`) and the resource API (`api_app`), backed by SQLite and seeded with demo data.
+//! (`identity_app`) and the resource API (`api_app`), backed by SQLite and seeded with demo data,
+//! and [`exec`], which runs a command against a sandbox and companions started for it.
 
 /// One of core's models with the members named set and every other member at its default:
 /// the models are `#[non_exhaustive]`, so outside core they are built this way rather than
@@ -16,6 +17,7 @@ mod api;
 mod clock;
 mod config;
 mod error;
+pub mod exec;
 mod grants;
 mod identity;
 mod keys;

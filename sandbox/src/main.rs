@@ -1,11 +1,14 @@
-//! `fundraising-sandbox`: serves the identity server and the resource API.
+//! `fundraising-sandbox`: serves the identity server and the resource API, or, as
+//! `fundraising-sandbox exec [...] -- COMMAND...`, runs a command against a sandbox (and
+//! companions) started for it on free ports.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
+use fundraising_sandbox::exec::{exec, ExecArgs, RunDir, EXIT_CANNOT_START};
 use fundraising_sandbox::{api_app, identity_app, Config, Sandbox};
 use fundraising_serve::{
     serve, shutdown_signal, Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS,
@@ -15,7 +18,28 @@ use tokio::net::TcpListener;
 
 /// Local emulator of the fundraising service: OpenID Connect identity server and resource API.
 #[derive(Debug, Parser)]
-#[command(name = "fundraising-sandbox", version, about)]
+#[command(
+    name = "fundraising-sandbox",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: Args,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run COMMAND against a sandbox (and companions) started on free ports for it, with their
+    /// addresses in its environment; stop them afterwards and exit with COMMAND's status.
+    Exec(ExecArgs),
+}
+
+/// Flags of a plain run: serve until Ctrl-C or SIGTERM.
+#[derive(Debug, clap::Args)]
 struct Args {
     /// Address of the resource API ({base_url}); port 0 picks a free port.
     #[arg(long, env = "SANDBOX_API_LISTEN", default_value = "127.0.0.1:8081")]
@@ -83,23 +107,58 @@ impl Args {
     }
 }
 
+fn filter() -> tracing_subscriber::EnvFilter {
+    tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"))
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(Command::Exec(args)) = cli.command {
+        return run_exec(args).await;
+    }
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+        .with_env_filter(filter())
         .init();
-    match run(Args::parse()).await {
+    match run(cli.serve).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("fundraising-sandbox: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// `exec`: the sandbox logs into the run folder (the command owns the terminal), and the exit
+/// status is the command's.
+async fn run_exec(args: ExecArgs) -> ExitCode {
+    let status = async {
+        let run = RunDir::create(args.keep_run_dir)?;
+        let log = std::fs::File::create(run.path().join("sandbox.log")).map_err(|source| {
+            fundraising_sandbox::SandboxError::Io {
+                path: run.path().join("sandbox.log"),
+                source,
+            }
+        })?;
+        tracing_subscriber::fmt()
+            .with_writer(std::sync::Mutex::new(log))
+            .with_ansi(false)
+            .with_env_filter(filter())
+            .init();
+        exec(&args, &run).await
+    }
+    .await;
+    let code = match status {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("fundraising-sandbox exec: {e}");
+            e.exit_code()
+        }
+    };
+    ExitCode::from(u8::try_from(code).unwrap_or(EXIT_CANNOT_START as u8))
 }
 
 async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {

@@ -69,7 +69,8 @@ function references(source) {
 }
 
 /** What a user needs, found from the manifest alone: the manifest and the README, every
- * target of `exports` (and `main`, `module`, `types`), and everything those JS files load. */
+ * target of `exports` (and `main`, `module`, `types`), everything those JS files load, and
+ * every guide the README links to (and those guides link to). */
 function neededFiles(dir) {
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const needed = new Set(["package.json", "README.md"]);
@@ -86,13 +87,24 @@ function neededFiles(dir) {
   for (const target of [manifest.main, manifest.module, manifest.types, ...targets(manifest.exports)]) {
     if (target) add(target);
   }
+  queue.push("README.md");
   while (queue.length > 0) {
     const file = queue.shift();
-    if (!file.endsWith(".js")) continue;
     const source = readFileSync(join(dir, file), "utf8");
-    for (const spec of references(source)) add(posix.join(posix.dirname(file), spec));
+    if (file.endsWith(".js")) {
+      for (const spec of references(source)) add(posix.join(posix.dirname(file), spec));
+    } else if (file.endsWith(".md")) {
+      for (const target of markdownLinks(source)) add(posix.join(posix.dirname(file), target.split("#")[0]));
+    }
   }
   return [...needed].sort();
+}
+
+/** The relative file links of a Markdown text (no anchors alone, no addresses). */
+function markdownLinks(text) {
+  return [...text.replace(/^```[\s\S]*?^```/gm, "").matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1])
+    .filter((target) => !/^[a-z]+:|^#/i.test(target));
 }
 
 test("npm pack --dry-run lists exactly what a user needs", () => {
@@ -202,7 +214,9 @@ test("the npm README is the API reference", () => {
   for (const heading of api.match(/^##+ .+$/gm)) {
     assert.ok(readme.includes(`\n${heading}\n`), `npm README lacks the section ${heading}`);
   }
-  for (const link of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
-    assert.match(link[1], /^(https?:|#)/, `a relative link in the npm README: ${link[1]}`);
+  assert.doesNotMatch(readme, /example\.invalid/, "the npm README names the placeholder host");
+  for (const target of markdownLinks(readme)) {
+    const path = posix.normalize(target.split("#")[0]);
+    assert.ok(existsSync(join(installed, path)), `the npm README links ${target}, which the package lacks`);
   }
 });

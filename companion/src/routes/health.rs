@@ -12,9 +12,14 @@ use std::time::Duration;
 /// Longest a readiness check waits for the identity server's discovery document.
 pub const READY_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Liveness: `{"status":"ok"}` (does not call the identity server).
+/// The companion's version, which `/healthz` and `--version` report: the npm package and the
+/// crates of the same minor version work with it (docs/compatibility.md).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Liveness: `{"status":"ok","version":"<the companion's version>"}` (does not call the
+/// identity server).
 pub async fn healthz() -> Json<Value> {
-    Json(json!({ "status": "ok" }))
+    Json(json!({ "status": "ok", "version": VERSION }))
 }
 
 /// Readiness: 200 `{"status":"ready"}` when the companion can do its work: Redis answers

@@ -3,11 +3,14 @@
 use crate::common::*;
 
 #[tokio::test]
-async fn healthz_answers_ok_without_the_identity_server() {
+async fn healthz_answers_ok_and_the_version_without_the_identity_server() {
     let companion = start_companion(settings("http://127.0.0.1:9")).await;
     let reply = get(&companion, "/healthz", None).await;
     assert_eq!(reply.status, 200);
-    assert_eq!(reply.json(), serde_json::json!({"status": "ok"}));
+    assert_eq!(
+        reply.json(),
+        serde_json::json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")})
+    );
 }
 
 #[tokio::test]

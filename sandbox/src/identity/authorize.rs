@@ -1,13 +1,14 @@
 //! `GET /connect/authorize`: checks the request, then sends the browser to login or consent.
 
 use axum::extract::{RawQuery, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use fundraising_core::authorize::{ANNOUNCED_SCOPES, AVAILABLE_SCOPES};
 use fundraising_core::pkce;
 
 use super::html::error_page;
 use super::interaction::session_user;
+use super::redirect::{redirect_error, with_query};
 use crate::grants::AuthorizationRequest;
 use crate::params::Params;
 use crate::state::Sandbox;
@@ -34,32 +35,6 @@ fn invalid_scope(description: impl Into<String>) -> RedirectError {
         error: "invalid_scope",
         description: description.into(),
     }
-}
-
-/// Builds `uri?name=value&...` (or `&` when `uri` already has a query).
-pub fn with_query(uri: &str, pairs: &[(&str, &str)]) -> String {
-    let query = serde_urlencoded::to_string(pairs).unwrap_or_default();
-    let separator = if uri.contains('?') { '&' } else { '?' };
-    format!("{uri}{separator}{query}")
-}
-
-/// Redirects the browser (302) to the application with an OAuth error.
-pub fn redirect_error(
-    redirect_uri: &str,
-    error: &str,
-    description: &str,
-    state: Option<&str>,
-) -> Response {
-    let mut pairs = vec![("error", error), ("error_description", description)];
-    if let Some(state) = state {
-        pairs.push(("state", state));
-    }
-    found(&with_query(redirect_uri, &pairs))
-}
-
-/// A 302 redirect.
-pub fn found(location: &str) -> Response {
-    (StatusCode::FOUND, [(header::LOCATION, location.to_owned())]).into_response()
 }
 
 /// `GET /connect/authorize`.

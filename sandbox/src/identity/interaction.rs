@@ -9,8 +9,8 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 
-use super::authorize::with_query;
 use super::html::{consent_page as render_consent, error_page, login_page as render_login};
+use super::redirect::with_query;
 use super::SESSION_COOKIE;
 use crate::config::User;
 use crate::grants::{Grant, LoginGate, SESSION_LIFETIME_MS};

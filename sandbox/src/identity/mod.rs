@@ -5,6 +5,7 @@ mod discovery;
 mod html;
 mod interaction;
 mod oauth_error;
+mod redirect;
 mod token;
 
 use axum::http::{header, Method};

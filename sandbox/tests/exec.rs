@@ -1,0 +1,206 @@
+//! `fundraising-sandbox exec` as a user's CI runs it: the command sees the servers' addresses
+//! and reaches them, its status is passed on, the servers are gone afterwards, placeholders in
+//! the configuration are filled in, and a failure to start or a signal still stops everything.
+//! (The companion it starts is tested in companion/tests/exec.rs, with the real companion.)
+#![cfg(unix)]
+
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const EXE: &str = env!("CARGO_BIN_EXE_fundraising-sandbox");
+
+fn exec(args: &[&str], script: &str) -> (i32, String) {
+    let out = Command::new(EXE)
+        .arg("exec")
+        .args(args)
+        .args(["--", "sh", "-c", script])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code().expect("exec ends with a status"),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// `KEY=value` lines of `env`, as the command printed them.
+fn variable<'a>(output: &'a str, name: &str) -> &'a str {
+    output
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("{name}=")))
+        .unwrap_or_else(|| panic!("{name} was not exported:\n{output}"))
+}
+
+fn listening(url: &str) -> bool {
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    TcpStream::connect(addr).is_ok()
+}
+
+#[test]
+fn the_command_reaches_the_sandbox_and_its_status_is_passed_on() {
+    let script = r#"env | grep -E '^(FUNDRAISING|WASM_BINDGEN)_' | sort
+curl -fsS "$FUNDRAISING_BASE_URL/$FUNDRAISING_APP_ID/v1/campaign/byshortname/demo-campaign" | grep -q CampaignGuid || exit 90
+curl -fsS "$FUNDRAISING_AUTH_URL/.well-known/openid-configuration" | grep -q "\"issuer\":\"$FUNDRAISING_AUTH_URL\"" || exit 91
+exit 7"#;
+    let (status, output) = exec(&[], script);
+    assert_eq!(status, 7, "{output}");
+    assert_eq!(variable(&output, "FUNDRAISING_APP_ID"), "demo-app");
+    let base = variable(&output, "FUNDRAISING_BASE_URL");
+    let auth = variable(&output, "FUNDRAISING_AUTH_URL");
+    assert!(base.starts_with("http://127.0.0.1:") && auth.starts_with("http://127.0.0.1:"));
+    assert_ne!(base, auth);
+    assert!(variable(&output, "WASM_BINDGEN_TEST_ADDRESS").starts_with("127.0.0.1:"));
+    assert_eq!(
+        variable(&output, "WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION"),
+        "1"
+    );
+    // Stopped: nothing listens there any more, and the run folder is gone.
+    assert!(!listening(base) && !listening(auth), "{output}");
+    assert!(!Path::new(variable(&output, "FUNDRAISING_RUN_DIR")).exists());
+    // The failed command gets the servers' logs on stderr.
+    assert!(output.contains("sandbox.log (last lines)"), "{output}");
+
+    let (status, output) = exec(&[], "exit 0");
+    assert_eq!(status, 0, "{output}");
+    assert!(!output.contains("last lines"), "{output}");
+}
+
+#[test]
+fn the_configuration_comes_from_a_file_with_placeholders_filled_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("sandbox.toml");
+    std::fs::write(
+        &config,
+        r#"enable_test_routes = true
+
+[[applications]]
+app_id = "my-app"
+secret = "my-secret"
+home_page = "${MY_SITE}/"
+
+[[users]]
+email = "tester@example.org"
+password = "tester-password"
+name = "Tester"
+
+[[staged_donations]]
+reference = "staged-1"
+final_after_secs = 0
+"#,
+    )
+    .unwrap();
+    let script = r#"test "$FUNDRAISING_APP_ID" = my-app || exit 90
+curl -fsS "$FUNDRAISING_BASE_URL/my-app/v1/donation/ref/staged-1" | grep -q Accepted || exit 91
+location=$(curl -sS -o /dev/null -w '%{redirect_url}' "$FUNDRAISING_AUTH_URL/connect/authorize?client_id=my-app&response_type=code&scope=openid+profile&nonce=n&redirect_uri=http%3A%2F%2Fsite.test%2F")
+case "$location" in */connect/login*) exit 0;; *) echo "authorize went to: $location"; exit 92;; esac"#;
+    let out = Command::new(EXE)
+        .args(["exec", "--config"])
+        .arg(&config)
+        .args(["--", "sh", "-c", script])
+        .env("MY_SITE", "http://site.test")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // A placeholder nobody sets stops exec before the command runs, with 125.
+    let marker = dir.path().join("ran");
+    let out = Command::new(EXE)
+        .args(["exec", "--config"])
+        .arg(&config)
+        .args(["--", "touch"])
+        .arg(&marker)
+        .env_remove("MY_SITE")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(125));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("${MY_SITE}"));
+    assert!(!marker.exists(), "the command ran");
+}
+
+#[test]
+fn a_command_that_cannot_be_run_gets_127_or_126() {
+    let (status, output) = exec(&[], "exec /no/such/program");
+    assert_eq!(status, 127, "{output}");
+    let out = Command::new(EXE)
+        .args(["exec", "--", "/no/such/program"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(127));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/program"));
+    let out = Command::new(EXE)
+        .args(["exec", "--", "/"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(126));
+}
+
+#[test]
+fn a_missing_companion_program_stops_exec_before_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let out = Command::new(EXE)
+        .args([
+            "exec",
+            "--companion",
+            "--companion-bin",
+            "/no/such/companion",
+            "--",
+            "touch",
+        ])
+        .arg(&marker)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(125));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/companion"));
+    assert!(!marker.exists(), "the command ran");
+}
+
+#[test]
+fn sigterm_reaches_the_command_and_everything_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let env_file = dir.path().join("env");
+    let got = dir.path().join("got-term");
+    // The command records the addresses, then waits; on SIGTERM it notes it and ends with 42.
+    let script = format!(
+        "trap 'touch {got}; exit 42' TERM; env > {env}.tmp; mv {env}.tmp {env}; while :; do sleep 0.05; done",
+        got = got.display(),
+        env = env_file.display()
+    );
+    let mut child = Command::new(EXE)
+        .args(["exec", "--", "sh", "-c", &script])
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !env_file.exists() {
+        assert!(Instant::now() < deadline, "the command never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let env = std::fs::read_to_string(&env_file).unwrap();
+    let base = variable(&env, "FUNDRAISING_BASE_URL").to_owned();
+    assert!(listening(&base));
+    // SAFETY: kill(2) on the child this test started.
+    unsafe {
+        libc_kill(child.id() as i32, 15);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(42));
+    assert!(got.exists(), "the command did not get SIGTERM");
+    assert!(!listening(&base), "the sandbox still listens");
+}
+
+extern "C" {
+    #[link_name = "kill"]
+    fn libc_kill(pid: i32, sig: i32) -> i32;
+}

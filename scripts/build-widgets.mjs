@@ -1,0 +1,97 @@
+// Writes the folder a partner hosts to offer the widgets, and nothing else: the element scripts
+// (widget.js, donation-return.js and the modules they import), pkg/assets.js naming one build
+// of the package, that build's content-hashed glue, snippets and wasm with the engine check
+// the glue imports when init() fails, and a brotli and a gzip copy of each of them. No demo
+// page, no npm package files. docs/widgets.md says how to serve it.
+//
+//   node scripts/build-widgets.mjs <pkg dir> <out dir> [build]
+//
+// `build` is the package build the widgets load (default `widgets`, pkg/widgets/): the key of
+// pkg/assets.js, whose hashed copies scripts/hash-assets.mjs wrote. The folder's assets.js
+// names that build alone, under the same key, so widget.js loads it as it loads it from pkg/.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, posix } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const [pkgDir, out, build = "widgets"] = process.argv.slice(2);
+if (!pkgDir || !out) {
+  console.error("usage: node scripts/build-widgets.mjs <pkg dir> <out dir> [build]");
+  process.exit(2);
+}
+const ELEMENTS = ["widget.js", "donation-return.js"];
+
+const builds = await import(pathToFileURL(join(pkgDir, "assets.js")).href);
+const chosen = builds[build];
+if (!chosen) {
+  console.error(`error: build-widgets: pkg/assets.js names no build "${build}" (it has ${Object.keys(builds)})`);
+  process.exit(1);
+}
+
+/** Relative modules a script loads: static and dynamic imports, re-exports. */
+function imports(source) {
+  const found = new Set();
+  for (const pattern of [/\bfrom\s*["'](\.[^"']+)["']/g, /\bimport\s*["'](\.[^"']+)["']/g, /\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)/g]) {
+    for (const match of source.matchAll(pattern)) found.add(match[1]);
+  }
+  return [...found];
+}
+
+/** `start` and every module it loads, transitively, as paths relative to `base`; a path that
+ * `outside` matches is listed but not read. */
+function closure(base, start, outside = () => false) {
+  const seen = new Set();
+  const queue = [...start];
+  while (queue.length > 0) {
+    const file = posix.normalize(queue.shift());
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (outside(file)) continue;
+    for (const spec of imports(readFileSync(join(base, file), "utf8"))) queue.push(posix.join(posix.dirname(file), spec));
+  }
+  return [...seen];
+}
+
+rmSync(out, { recursive: true, force: true });
+const written = [];
+const put = (path, bytes) => {
+  mkdirSync(dirname(join(out, path)), { recursive: true });
+  writeFileSync(join(out, path), bytes);
+  written.push(path);
+};
+
+// The elements and their modules, from www/ (pkg/assets.js is written below, not copied).
+const inPkg = (file) => file.startsWith("pkg/");
+for (const file of closure(join(root, "www"), ELEMENTS, inPkg).filter((f) => !inPkg(f))) {
+  put(file, readFileSync(join(root, "www", file)));
+}
+// The chosen build: its hashed glue with every module the glue loads, and its hashed wasm.
+for (const file of [...closure(pkgDir, [chosen.js]), chosen.wasm]) {
+  put(posix.join("pkg", file), readFileSync(join(pkgDir, file)));
+}
+put(
+  "pkg/assets.js",
+  "// The content-hashed copies of the package build the widgets load (paths relative to this\n" +
+    "// file), written by scripts/build-widgets.mjs.\n" +
+    `export const ${build} = { js: ${JSON.stringify(chosen.js)}, wasm: ${JSON.stringify(chosen.wasm)} };\n`,
+);
+
+// Brotli (best quality) and gzip -9 copies where they are smaller; the build's own copies when
+// scripts/hash-assets.mjs already made them.
+for (const path of [...written]) {
+  const bytes = readFileSync(join(out, path));
+  const source = path.startsWith("pkg/") && path !== "pkg/assets.js" ? join(pkgDir, path.slice(4)) : null;
+  for (const ext of ["br", "gz"]) {
+    let data;
+    if (source && existsSync(`${source}.${ext}`)) {
+      copyFileSync(`${source}.${ext}`, join(out, `${path}.${ext}`));
+      continue;
+    }
+    data = ext === "br"
+      ? brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } })
+      : gzipSync(bytes, { level: 9 });
+    if (data.length < bytes.length) writeFileSync(join(out, `${path}.${ext}`), data);
+  }
+}
+console.log(`build-widgets: ${out}: ${written.length} files (the ${build} build) with .br and .gz copies`);

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The users' journeys from the published pieces alone, in a scratch folder outside the
+# workspace, exactly as the docs tell them:
+#   - the crates as `cargo package` makes them (unpacked: what crates.io would hand out), with
+#     the servers installed from them by `cargo install --path`;
+#   - the npm package as `npm pack` makes it (from pkg/, which `make pkg` builds);
+#   - examples/vite (strict TypeScript) on the packed npm package, signing in through a
+#     companion, under `fundraising-sandbox exec`;
+#   - the Rust quick start of the README with the set-up of docs/rust.md, checked for wasm32;
+#   - the Leptos example on the packaged crates, its wasm-bindgen-test suite under
+#     `fundraising-sandbox exec`;
+#   - docs/deploy.md's nginx and companion set-up over TLS (tests/deploy), signing in through
+#     it in Chromium, and docs/widgets.md's nginx hosting of dist/widgets.
+# The packaged crates stand in for crates.io through `[patch.crates-io]` (they are not
+# published yet); nothing else of the repository is used but the tests' own files.
+#
+#   scripts/outside-tests.sh          (after scripts/build-pkg.sh and scripts/leptos-example.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+step() { printf '\n--> %s\n' "$*"; }
+
+[ -f pkg/package.json ] || { echo "error: pkg/ is missing: run make pkg first" >&2; exit 1; }
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/fundraising-outside.XXXXXX")
+chmod 755 "$scratch" # nginx's workers read the deployed site from here
+cleanup() { [ -n "${KEEP_SCRATCH:-}" ] && echo "kept $scratch" >&2 || rm -rf "$scratch"; }
+trap cleanup EXIT
+
+step "cargo package (every published crate) and npm pack"
+crates=(fundraising-core-derive fundraising-core fundraising-client fundraising-serve fundraising-sandbox fundraising-companion)
+version=$(cargo metadata --no-deps --format-version 1 | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).packages.find(p=>p.name==="fundraising-client").version))')
+# (cargo package wants a committed working tree, as CI's fresh clone is.)
+cargo package -q --no-verify "${crates[@]/#/-p}"
+mkdir -p "$scratch/crates"
+for crate in "${crates[@]}"; do
+  tar -xzf "target/package/$crate-$version.crate" -C "$scratch/crates"
+done
+tarball=$(cd pkg && npm pack --silent --pack-destination "$scratch")
+# crates.io as it would be once they are published: the packaged crates answer for their names
+# (`[patch.crates-io]`), each consumer naming those it uses.
+patch() { # crate...: the [patch.crates-io] lines for these crates
+  echo "[patch.crates-io]"
+  for crate in "$@"; do echo "$crate = { path = \"$scratch/crates/$crate-$version\" }"; done
+}
+client_crates=(fundraising-client fundraising-core fundraising-core-derive)
+
+step "cargo install fundraising-sandbox and fundraising-companion from the packaged crates"
+# A target folder of its own that later runs reuse; --debug keeps it quick, with the
+# workspace's optimised RSA and SHA-2 so that the sandbox makes its key in time.
+# (cargo install --path reads the configuration of the folders above the crate.)
+mkdir -p "$scratch/crates/.cargo"
+patch fundraising-core fundraising-core-derive fundraising-serve >"$scratch/crates/.cargo/config.toml"
+for crate in fundraising-sandbox fundraising-companion; do
+  (cd "$scratch/crates" && CARGO_TARGET_DIR="$root/target/outside" cargo install -q --debug \
+    --config 'profile.dev.package.rsa.opt-level=3' --config 'profile.dev.package.num-bigint-dig.opt-level=3' \
+    --config 'profile.dev.package.sha2.opt-level=3' \
+    --path "$scratch/crates/$crate-$version" --root "$scratch/bin")
+done
+export PATH="$scratch/bin/bin:$PATH"
+[ "$(fundraising-companion --version)" = "fundraising-companion $version" ] \
+  || { echo "error: the companion reports $(fundraising-companion --version), not $version" >&2; exit 1; }
+[ "$(node -p "require('$root/pkg/package.json').version")" = "$version" ] \
+  || { echo "error: the npm package's version is not the crates' $version" >&2; exit 1; }
+
+step "examples/vite on the packed npm package, under fundraising-sandbox exec"
+mkdir -p "$scratch/vite"
+(cd examples/vite && tar -cf - --exclude=node_modules --exclude=dist .) | tar -xf - -C "$scratch/vite"
+(
+  cd "$scratch/vite"
+  npm pkg set "dependencies.fundraising-client=file:../$tarball"
+  npm install --no-audit --no-fund --loglevel=error
+  fundraising-sandbox exec --config sandbox.toml --companion --companion-arg=--static-dir=dist -- npm test
+)
+
+step "the README's Rust quick start with docs/rust.md's set-up, for wasm32"
+node tests/outside/quickstart.mjs "$scratch/quickstart"
+patch "${client_crates[@]}" >>"$scratch/quickstart/Cargo.toml"
+(cd "$scratch/quickstart" && CARGO_TARGET_DIR="$root/target/leptos-example" cargo check -q --target wasm32-unknown-unknown)
+
+step "examples/leptos on the packaged crates: its wasm-bindgen-test suite under fundraising-sandbox exec"
+mkdir -p "$scratch/leptos"
+(cd examples/leptos && tar -cf - --exclude=dist --exclude=target .) | tar -xf - -C "$scratch/leptos"
+sed -i -E "s|^fundraising-client = \{ path = \"\.\./\.\.\" \}|fundraising-client = \"$version\"|" "$scratch/leptos/Cargo.toml"
+grep -q "^fundraising-client = \"$version\"" "$scratch/leptos/Cargo.toml" \
+  || { echo "error: examples/leptos/Cargo.toml no longer names fundraising-client by path" >&2; exit 1; }
+patch "${client_crates[@]}" >>"$scratch/leptos/Cargo.toml"
+(
+  cd "$scratch/leptos"
+  CARGO_TARGET_DIR="$root/target/leptos-example" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
+    fundraising-sandbox exec --companion -- cargo test
+)
+
+step "docs/deploy.md: the companion behind nginx over TLS, signing in through it; docs/widgets.md's static hosting"
+mkdir -p "$scratch/deploy"
+cp tests/deploy/sandbox.toml "$scratch/deploy/"
+deploy_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+export DEPLOY_ORIGIN="https://localhost:$deploy_port"
+(
+  cd "$scratch/deploy"
+  fundraising-sandbox exec --config sandbox.toml -- bash -c '
+    set -euo pipefail
+    # The site as the partner builds it for production: its addresses are the public ones.
+    (cd "$1/vite" && FUNDRAISING_APP_ID=partner-app FUNDRAISING_COMPANION_URL="$DEPLOY_ORIGIN" \
+      npx vite build --logLevel error --outDir "$1/deploy/site")
+    DEPLOY_WORK="$1/deploy" DEPLOY_PLAYWRIGHT="$1/vite/node_modules/playwright-core/index.mjs" \
+      node --test "$2/tests/deploy/"
+  ' deploy "$scratch" "$root"
+)

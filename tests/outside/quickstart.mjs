@@ -1,0 +1,43 @@
+// Writes a Rust app made of the docs alone into the folder given: the [dependencies] and
+// .cargo/config.toml of docs/rust.md's "Set-up", and the README's Rust quick start as the body
+// of an async function. scripts/outside-tests.sh then checks it for wasm32 against the
+// packaged crates, so a snippet that uses a crate the set-up does not list fails there.
+//
+//   node tests/outside/quickstart.mjs DIR
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const out = process.argv[2];
+if (!out) throw new Error("usage: node tests/outside/quickstart.mjs DIR");
+
+/** The fenced blocks of `lang` in the `## heading` section of a Markdown file. */
+function blocks(file, heading, lang) {
+  const text = readFileSync(join(root, file), "utf8");
+  const section = text.split(/^## /m).find((part) => part.startsWith(`${heading}\n`));
+  if (!section) throw new Error(`${file}: no section "## ${heading}"`);
+  const found = [...section.matchAll(new RegExp("^```" + lang + "\\n([\\s\\S]*?)^```", "gm"))].map((m) => m[1]);
+  if (found.length === 0) throw new Error(`${file}, ${heading}: no ${lang} block`);
+  return found;
+}
+
+const [dependencies, config] = blocks("docs/rust.md", "Set-up", "toml");
+if (!/^\[dependencies\]/m.test(dependencies) || !/^\[target\.wasm32-unknown-unknown\]/m.test(config ?? "")) {
+  throw new Error("docs/rust.md's Set-up: expected the [dependencies] block, then .cargo/config.toml's");
+}
+const [quickStart] = blocks("README.md", "Rust quick start", "rust");
+
+mkdirSync(join(out, "src"), { recursive: true });
+mkdirSync(join(out, ".cargo"), { recursive: true });
+writeFileSync(
+  join(out, "Cargo.toml"),
+  `[package]\nname = "quickstart"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[workspace]\n\n${dependencies}`,
+);
+writeFileSync(join(out, ".cargo", "config.toml"), config);
+const body = quickStart.replace(/^/gm, "    ");
+writeFileSync(
+  join(out, "src", "lib.rs"),
+  `//! The README's Rust quick start, as written.\n#![allow(unused)]\n\npub async fn quick_start() -> Result<(), fundraising_client::Error> {\n${body}    Ok(())\n}\n`,
+);
+console.log(`quickstart: ${out}`);

@@ -1,0 +1,121 @@
+// dist/widgets/ (`make pkg`, scripts/build-widgets.mjs) holds exactly what a partner hosts: the
+// element scripts and what they load, one build of the package under content-hashed names whose
+// hashes match their bytes, a .br and a .gz copy of each that decompress to the same bytes, and
+// no page or npm file. Served by the companion (`--static-dir dist/widgets`), it answers with the
+// headers docs/widgets.md lists for any host.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join, posix, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const dir = join(root, "dist", "widgets");
+const companionBin = join(root, "target", "debug", "fundraising-companion");
+
+function walk(path) {
+  return readdirSync(path).flatMap((entry) => {
+    const full = join(path, entry);
+    return statSync(full).isDirectory() ? walk(full) : [relative(dir, full).split("\\").join("/")];
+  });
+}
+
+/** Relative modules a script loads (static, dynamic, re-exports) and `new URL(..., import.meta.url)`. */
+function loads(source) {
+  const found = [];
+  for (const pattern of [
+    /\bfrom\s*["'](\.[^"']+)["']/g,
+    /\bimport\s*["'](\.[^"']+)["']/g,
+    /\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)/g,
+    /new URL\(\s*["']([^"':]+)["']\s*,\s*import\.meta\.url\s*\)/g,
+  ]) {
+    for (const match of source.matchAll(pattern)) found.push(match[1]);
+  }
+  return found;
+}
+
+test("dist/widgets holds the elements and one build of the package, and nothing else", async () => {
+  assert.ok(existsSync(join(dir, "widget.js")), "dist/widgets is missing: run make pkg");
+  const files = walk(dir);
+  const plain = files.filter((f) => !/\.(br|gz)$/.test(f));
+  assert.deepEqual(plain.filter((f) => /\.(html|css|md|json|d\.ts)$/.test(f)), [], "pages or npm files");
+
+  // What widget.js and donation-return.js reach: their modules, assets.js, and the build it names.
+  const assets = await import(pathToFileURL(join(dir, "pkg", "assets.js")).href);
+  assert.deepEqual(Object.keys(assets), ["widgets"], "assets.js names the widgets' build alone");
+  const reached = new Set();
+  const queue = ["widget.js", "donation-return.js", `pkg/${assets.widgets.js}`, `pkg/${assets.widgets.wasm}`];
+  while (queue.length > 0) {
+    const file = posix.normalize(queue.shift());
+    if (reached.has(file)) continue;
+    assert.ok(existsSync(join(dir, file)), `${file} is loaded but missing`);
+    reached.add(file);
+    if (file.endsWith(".js")) {
+      for (const spec of loads(readFileSync(join(dir, file), "utf8"))) {
+        if (spec === "pkg/") continue; // widget.js's base folder of the package
+        queue.push(posix.join(posix.dirname(file), spec));
+      }
+    }
+  }
+  assert.deepEqual(plain.sort(), [...reached].sort(), "files in dist/widgets against the files the elements load");
+
+  for (const file of plain) {
+    const bytes = readFileSync(join(dir, file));
+    const hash = file.match(/\.([0-9a-f]{16})\.(js|wasm)$/)?.[1];
+    if (hash) assert.equal(createHash("sha256").update(bytes).digest("hex").slice(0, 16), hash, `${file}'s hash`);
+    for (const [ext, decode] of [["br", brotliDecompressSync], ["gz", gunzipSync]]) {
+      const copy = join(dir, `${file}.${ext}`);
+      if (bytes.length > 200) assert.ok(existsSync(copy), `${file}.${ext} is missing`);
+      if (existsSync(copy)) assert.ok(decode(readFileSync(copy)).equals(bytes), `${file}.${ext} holds other bytes`);
+    }
+  }
+  // The widgets' build's bytes are the npm package's own.
+  assert.ok(readFileSync(join(dir, "pkg", assets.widgets.wasm)).equals(readFileSync(join(root, "pkg", assets.widgets.wasm))));
+});
+
+let companion;
+let base;
+
+before(async () => {
+  assert.ok(existsSync(companionBin), "target/debug/fundraising-companion is missing: cargo build -p fundraising-companion");
+  companion = spawn(companionBin, ["--listen", "127.0.0.1:0", "--static-dir", dir], {
+    env: { ...process.env, FUNDRAISING_CLIENT_SECRET: "unused" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  base = await new Promise((resolve, reject) => {
+    let out = "";
+    companion.stdout.on("data", (d) => {
+      out += d;
+      const match = out.match(/companion listening on (http:\/\/\S+)/);
+      if (match) resolve(match[1]);
+    });
+    companion.on("exit", (code) => reject(new Error(`the companion exited with ${code}`)));
+  });
+});
+
+after(() => companion?.kill("SIGTERM"));
+
+test("the companion serves dist/widgets to a partner's page with the headers the docs list", async () => {
+  const partner = { Origin: "https://partner.example", "Accept-Encoding": "br, gzip" };
+  const widget = await fetch(`${base}/widget.js`, { headers: partner });
+  assert.equal(widget.status, 200);
+  assert.match(widget.headers.get("content-type"), /javascript/);
+  assert.equal(widget.headers.get("access-control-allow-origin"), "*");
+  assert.equal(widget.headers.get("cache-control"), "no-cache");
+  assert.equal(widget.headers.get("content-encoding"), "br");
+
+  const assets = await import(pathToFileURL(join(dir, "pkg", "assets.js")).href);
+  const wasm = await fetch(`${base}/pkg/${assets.widgets.wasm}`, { headers: partner });
+  assert.equal(wasm.status, 200);
+  assert.equal(wasm.headers.get("content-type"), "application/wasm");
+  assert.equal(wasm.headers.get("access-control-allow-origin"), "*");
+  assert.equal(wasm.headers.get("cross-origin-resource-policy"), "cross-origin");
+  assert.match(wasm.headers.get("cache-control"), /max-age=31536000, immutable/);
+  assert.match(wasm.headers.get("vary") ?? "", /accept-encoding/i);
+  const body = Buffer.from(await wasm.arrayBuffer());
+  assert.ok(body.equals(readFileSync(join(dir, "pkg", assets.widgets.wasm))), "the wasm's bytes");
+  assert.equal((await fetch(`${base}/index.html`)).status, 404, "no page is hosted");
+});
