@@ -93,6 +93,16 @@ pub(crate) struct Tree {
     /// Where the last member lookup by name found it: the objects of a list have their
     /// members in the same order, so the next lookup usually finds it just after.
     next: Cell<usize>,
+    /// For a list of names and a shape, where each field's member of exactly its name is (the
+    /// last pair asked about: the objects of a list share it).
+    fields: RefCell<Option<FieldPlaces>>,
+}
+
+/// Where the members of a shape's fields are among a list of names.
+struct FieldPlaces {
+    names: Rc<Vec<String>>,
+    shape: *const fundraising_core::shape::Shape,
+    places: Vec<Option<u32>>,
 }
 
 impl Tree {
@@ -107,6 +117,7 @@ impl Tree {
             keys,
             names: RefCell::new(Vec::new()),
             next: Cell::new(0),
+            fields: RefCell::new(None),
         }
     }
 
@@ -304,6 +315,44 @@ impl JsonNode for Node {
 
     fn names(&self) -> Option<Names> {
         self.own_names().cloned()
+    }
+
+    fn get_field(
+        &self,
+        shape: &'static fundraising_core::shape::Shape,
+        index: usize,
+    ) -> Option<Self> {
+        let names = self.own_names()?;
+        let c = self.container()?;
+        let place = {
+            let mut fields = self.tree.fields.borrow_mut();
+            let known = fields
+                .as_ref()
+                .is_some_and(|f| Rc::ptr_eq(&f.names, &names.list) && std::ptr::eq(f.shape, shape));
+            let fields = if known {
+                fields.as_ref()?
+            } else {
+                let places = shape
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        names
+                            .list
+                            .iter()
+                            .position(|n| n == f.name)
+                            .map(|i| i as u32)
+                    })
+                    .collect();
+                fields.insert(FieldPlaces {
+                    names: names.list.clone(),
+                    shape,
+                    places,
+                })
+            };
+            (*fields.places.get(index)?)?
+        };
+        self.member(c, place as usize)
+            .filter(|member| member.kind != Kind::Absent)
     }
 
     fn name_list(names: &Names) -> Vec<String> {

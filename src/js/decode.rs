@@ -169,7 +169,9 @@ mod tests {
                 {"pageId": 2, "pageTitle": null, "PageTitle": "B", "smsCode": null},
                 {"pageId": 3, "pageTitle": null, "smsCode": "S"},
                 {"pageId": 4, "PAGETITLE": "D", "smsCode": null},
-                {"pageId": 5, "pageTitle": null, "PageTitle": "E", "smsCode": null}
+                {"pageId": 5, "pageTitle": null, "PageTitle": "E", "smsCode": null},
+                {"smsCode": "F", "PageTitle": "F", "pageTitle": null, "pageId": 6},
+                {"pageId": 7, "pageTitle": "G", "PageTitle": "X", "smsCode": null}
             ]}"#
             .into(),
             EventPages::SHAPE,
@@ -183,6 +185,12 @@ mod tests {
         assert_eq!(get(&pages.get(2), "smsCode"), "S");
         assert_eq!(title(3), "D");
         assert_eq!(title(4), "E");
+        // The same names in another order, then the first order again.
+        assert_eq!(title(5), "F");
+        assert_eq!(get(&pages.get(5), "smsCode"), "F");
+        assert_eq!(get(&pages.get(5), "pageId"), 6.0);
+        assert_eq!(title(6), "G");
+        assert_eq!(get(&pages.get(6), "pageId"), 7.0);
     }
 
     #[wasm_bindgen_test]

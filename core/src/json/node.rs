@@ -49,6 +49,12 @@ pub trait JsonNode: Sized {
     fn member(&self, name: &'static str) -> Option<Self> {
         member(self, name, &Casings::default())
     }
+
+    /// The member named exactly as field `index` of `shape`: [`JsonNode::get`] of its name. A
+    /// tree may answer it faster, knowing where the objects of one shape keep that member.
+    fn get_field(&self, shape: &'static Shape, index: usize) -> Option<Self> {
+        self.get(shape.fields.get(index)?.name)
+    }
 }
 
 /// The member `name` of `node` as the service's casing rules read it: the member of exactly
@@ -56,10 +62,9 @@ pub trait JsonNode: Sized {
 /// whose name equals it ignoring ASCII case. `None` (absent) when there is none, so `null`
 /// counts as absent.
 ///
-/// `casings` remembers the names of the last object asked about, and which of them are other
-/// casings of each name asked for: the objects of a list usually have the same names, and then
-/// only the first one's are read (in the browser, a copy of each name) and searched. Reuse one
-/// [`Casings`] across the objects of one document.
+/// `casings` remembers the names of the last object asked about: the objects of a list usually
+/// have the same names, and then only the first one's are read (in the browser, a copy of each
+/// name). Reuse one [`Casings`] across the objects of one document.
 ///
 /// ```
 /// use fundraising_core::json::{member, Casings, JsonNode};
@@ -71,7 +76,29 @@ pub trait JsonNode: Sized {
 /// assert_eq!(member(&b, "summary", &casings), None);
 /// ```
 pub fn member<N: JsonNode>(node: &N, name: &'static str, casings: &Casings<N::Names>) -> Option<N> {
-    if let Some(value) = node.get(name) {
+    member_with(node, name, node.get(name), casings)
+}
+
+/// [`member`] of field `index` of `shape` (the exact name looked up with
+/// [`JsonNode::get_field`]).
+pub fn field_member<N: JsonNode>(
+    node: &N,
+    shape: &'static Shape,
+    index: usize,
+    casings: &Casings<N::Names>,
+) -> Option<N> {
+    let name = shape.fields.get(index)?.name;
+    member_with(node, name, node.get_field(shape, index), casings)
+}
+
+/// The rule of [`member`], `exact` being the member of exactly that name.
+fn member_with<N: JsonNode>(
+    node: &N,
+    name: &'static str,
+    exact: Option<N>,
+    casings: &Casings<N::Names>,
+) -> Option<N> {
+    if let Some(value) = exact {
         if !value.is_null() {
             return Some(value);
         }
@@ -83,35 +110,14 @@ pub fn member<N: JsonNode>(node: &N, name: &'static str, casings: &Casings<N::Na
         slot => slot.insert(Known {
             list: N::name_list(&names),
             names,
-            others: Vec::new(),
         }),
     };
     // Read by the remembered names, which equal this object's own.
-    let Known {
-        names,
-        list,
-        others,
-    } = known;
-    let at = match others
-        .iter()
-        .position(|(asked, _)| std::ptr::eq(*asked, name))
-    {
-        Some(at) => at,
-        None => {
-            let indexes = list
-                .iter()
-                .enumerate()
-                .filter(|(_, other)| other.as_str() != name && other.eq_ignore_ascii_case(name))
-                .map(|(index, _)| index)
-                .collect();
-            others.push((name, indexes));
-            others.len() - 1
-        }
-    };
-    others[at]
-        .1
-        .iter()
-        .find_map(|&index| node.value_at(names, index).filter(|value| !value.is_null()))
+    let Known { names, list } = known;
+    list.iter()
+        .enumerate()
+        .filter(|(_, other)| other.as_str() != name && other.eq_ignore_ascii_case(name))
+        .find_map(|(index, _)| node.value_at(names, index).filter(|value| !value.is_null()))
 }
 
 /// The rule [`member`] applies, as the spec states it and without any memory: the reference
@@ -137,12 +143,10 @@ impl<Names> Default for Casings<Names> {
     }
 }
 
-/// One object's names: as the tree compares them, as text, and for each name asked for, the
-/// positions of its other casings.
+/// One object's names: as the tree compares them, and as text to compare casings with.
 struct Known<Names> {
     names: Names,
     list: Vec<String>,
-    others: Vec<(&'static str, Vec<usize>)>,
 }
 
 impl JsonNode for Value {

@@ -11,7 +11,7 @@
 //! ([`super::decode`]); in the browser it is the plain JS object the caller receives, built
 //! from the `JSON.parse` tree with the values it already holds.
 
-use super::node::{member, Casings, JsonNode};
+use super::node::{field_member, Casings, JsonNode};
 use crate::shape::{Field, Kind, Presence, Shape};
 use crate::{Error, ServiceDate};
 
@@ -97,8 +97,8 @@ impl<N: Build> Decoder<N> {
             }
         }
         let mut values = Vec::with_capacity(shape.fields.len());
-        for field in shape.fields {
-            let found = node.and_then(|node| member(node, field.name, &self.casings));
+        for (index, field) in shape.fields.iter().enumerate() {
+            let found = node.and_then(|node| field_member(node, shape, index, &self.casings));
             values.push(self.field(found.as_ref(), field, shape.name)?);
         }
         Ok(N::new_object(node, shape, values))
