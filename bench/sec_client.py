@@ -98,6 +98,7 @@ def run():
         log(f"headless Chromium, {RUNS} loads, {PAIRS} call pairs")
         data = node_json("client-speed.mjs", "SPEEDJSON", env, timeout=900)
         env["BENCH_PKG_DIR"] = pkg
+        # BENCH_BEFORE_PKG_DIR, when set, passes through: client-decode.mjs measures that build too.
         decode = node_json("client-decode.mjs", "DECODEJSON", env, timeout=600)
     finally:
         httpd.shutdown()
@@ -144,13 +145,19 @@ def run():
         )
     )
     a, b = median(decode["client"]), median(decode["plain"])
+    before = ""
+    if "before" in decode:
+        was = median(decode["before"])
+        before = (f"; the build in BENCH_BEFORE_PKG_DIR in the same batches: {ms(was)} (its own work "
+                  f"{ms(was - b)}, now {(a - b) / (was - b):.2f}x of it)")
     rows.append(
         row(
             SECTION,
             "getEventPages(1001, 100 summaries) vs fetch + JSON.parse, the same answer served from memory "
             f"(Node; medians of {len(decode['client'])} alternated batches of 100 calls)",
             f"{ms(a)} vs {ms(b)} (the client's own work: {ms(a - b)})",
-            "no network: the package's request building and decoding against the platform's JSON.parse",
+            f"{'within' if a - b <= 1.0 else 'OVER'} the 1.0 ms target for the client's own work; no network: "
+            f"the package's request building and decoding against the platform's JSON.parse{before}",
         )
     )
     a, b, r, rm = pair("campaignClient", "campaignPlain")

@@ -5,7 +5,8 @@ budget, with brotli (what the companion sends) beside it (scripts/build-size.mjs
 scripts/build-pkg.sh prints too); then the same measure of the peers installed from npm into a
 temporary folder in this run: oidc-client-ts (its dist/browser/*.min.js), @auth0/auth0-spa-js
 (its production bundle) and oauth4webapi (bundled and minified with esbuild). When npm cannot
-reach the registry the table says so."""
+reach the registry the table says so. With BENCH_BEFORE_PKG_DIR (another build's pkg folder), the
+same measure of that build's folders, beside this one's."""
 
 import glob
 import json
@@ -38,9 +39,9 @@ LABELS = {
 }
 
 
-def measure_all():
+def measure_all(pkg=None):
     """Each build's figures from scripts/build-size.mjs: per file, summed, and the budget."""
-    pkg = os.environ.get("BENCH_PKG_DIR", os.path.join(ROOT, "pkg"))
+    pkg = pkg or os.environ.get("BENCH_PKG_DIR", os.path.join(ROOT, "pkg"))
     out = subprocess.run(
         ["node", os.path.join(ROOT, "scripts", "build-size.mjs"), pkg, "--json"],
         capture_output=True, text=True, check=True,
@@ -75,6 +76,19 @@ def run():
                 ok=m["gzip"] <= budget,
             )
         )
+    before_dir = os.environ.get("BENCH_BEFORE_PKG_DIR")
+    if before_dir:
+        for name, m in measure_all(before_dir).items():
+            now = sizes.get(name)
+            change = f"; now {now['gzip'] - m['gzip']:+d} B" if now else "; no such build now"
+            rows.append(
+                row(
+                    SECTION,
+                    f"the same build in BENCH_BEFORE_PKG_DIR ({name}), gzip -9 per file",
+                    f"{kb(m['gzip'])} ({m['gzip']} B)",
+                    f"wasm {m['wasmGzip']} B + JS {m['jsGzip']} B; brotli {m['brotli']} B{change}",
+                )
+            )
     ours_gz = sizes["full"]["gzip"]
 
     tmp = tempfile.mkdtemp(prefix="peers-", dir=WORK)

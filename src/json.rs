@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use fundraising_core::json::JsonNode;
 use fundraising_core::service_error::parse_error_body_with;
+use fundraising_core::shape::Shape;
 use fundraising_core::ServiceError;
 use js_sys::{Array, JsString};
 use wasm_bindgen::prelude::*;
@@ -89,20 +90,26 @@ pub(crate) struct Tree {
     values: Array,
     keys: Array,
     /// Each distinct list of member names, copied into Rust when first asked for.
-    names: RefCell<Vec<Option<Rc<Vec<String>>>>>,
+    names: RefCell<Vec<Option<Rc<NameList>>>>,
     /// Where the last member lookup by name found it: the objects of a list have their
     /// members in the same order, so the next lookup usually finds it just after.
     next: Cell<usize>,
-    /// For a list of names and a shape, where each field's member of exactly its name is (the
-    /// last pair asked about: the objects of a list share it).
-    fields: RefCell<Option<FieldPlaces>>,
 }
 
-/// Where the members of a shape's fields are among a list of names.
-struct FieldPlaces {
-    names: Rc<Vec<String>>,
-    shape: *const fundraising_core::shape::Shape,
-    places: Vec<Option<u32>>,
+/// One distinct list of member names, and how it meets each shape asked about (the objects of
+/// a list share their names, so that is worked out once per list).
+pub(crate) struct NameList {
+    names: Vec<String>,
+    fits: RefCell<Vec<Rc<Fit>>>,
+}
+
+/// How a list of member names meets a shape: for each field, the member of exactly its name;
+/// for each member, whether a field has its name.
+struct Fit {
+    shape: *const Shape,
+    member_of_field: Vec<Option<u32>>,
+    #[cfg_attr(not(feature = "js"), allow(dead_code))]
+    is_field: Vec<bool>,
 }
 
 impl Tree {
@@ -117,7 +124,6 @@ impl Tree {
             keys,
             names: RefCell::new(Vec::new()),
             next: Cell::new(0),
-            fields: RefCell::new(None),
         }
     }
 
@@ -153,26 +159,53 @@ impl Tree {
         let list = names[id]
             .get_or_insert_with(|| {
                 let keys: Array = self.keys.get(c).unchecked_into();
-                Rc::new(
-                    keys.iter()
+                Rc::new(NameList {
+                    names: keys
+                        .iter()
                         .map(|k| k.as_string().unwrap_or_default())
                         .collect(),
-                )
+                    fits: RefCell::new(Vec::new()),
+                })
             })
             .clone();
         Some(Names { list })
     }
 }
 
+impl NameList {
+    /// How these names meet `shape`.
+    fn fit(&self, shape: &'static Shape) -> Rc<Fit> {
+        let mut fits = self.fits.borrow_mut();
+        if let Some(fit) = fits.iter().find(|fit| std::ptr::eq(fit.shape, shape)) {
+            return fit.clone();
+        }
+        let names = &self.names;
+        let fit = Rc::new(Fit {
+            shape,
+            member_of_field: shape
+                .fields
+                .iter()
+                .map(|f| names.iter().position(|n| n == f.name).map(|i| i as u32))
+                .collect(),
+            is_field: names
+                .iter()
+                .map(|n| shape.fields.iter().any(|f| f.name == n))
+                .collect(),
+        });
+        fits.push(fit.clone());
+        fit
+    }
+}
+
 /// An object's member names (one list for every object with the same names).
 #[derive(Clone)]
 pub(crate) struct Names {
-    list: Rc<Vec<String>>,
+    list: Rc<NameList>,
 }
 
 impl PartialEq for Names {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.list, &other.list) || self.list == other.list
+        Rc::ptr_eq(&self.list, &other.list) || self.list.names == other.list.names
     }
 }
 
@@ -303,11 +336,12 @@ impl JsonNode for Node {
         }
         let c = self.container()?;
         let names = self.own_names()?;
-        let count = names.list.len();
+        let names = &names.list.names;
+        let count = names.len();
         let start = self.tree.next.get();
         let index = (0..count)
             .map(|i| (start + i) % count)
-            .find(|&i| names.list[i] == name)?;
+            .find(|&i| names[i] == name)?;
         self.tree.next.set(index + 1);
         self.member(c, index)
             .filter(|member| member.kind != Kind::Absent)
@@ -317,46 +351,15 @@ impl JsonNode for Node {
         self.own_names().cloned()
     }
 
-    fn get_field(
-        &self,
-        shape: &'static fundraising_core::shape::Shape,
-        index: usize,
-    ) -> Option<Self> {
-        let names = self.own_names()?;
-        let c = self.container()?;
-        let place = {
-            let mut fields = self.tree.fields.borrow_mut();
-            let known = fields
-                .as_ref()
-                .is_some_and(|f| Rc::ptr_eq(&f.names, &names.list) && std::ptr::eq(f.shape, shape));
-            let fields = if known {
-                fields.as_ref()?
-            } else {
-                let places = shape
-                    .fields
-                    .iter()
-                    .map(|f| {
-                        names
-                            .list
-                            .iter()
-                            .position(|n| n == f.name)
-                            .map(|i| i as u32)
-                    })
-                    .collect();
-                fields.insert(FieldPlaces {
-                    names: names.list.clone(),
-                    shape,
-                    places,
-                })
-            };
-            (*fields.places.get(index)?)?
-        };
-        self.member(c, place as usize)
+    fn get_field(&self, shape: &'static Shape, index: usize) -> Option<Self> {
+        let fit = self.own_names()?.list.fit(shape);
+        let place = (*fit.member_of_field.get(index)?)?;
+        self.member(self.container()?, place as usize)
             .filter(|member| member.kind != Kind::Absent)
     }
 
     fn name_list(names: &Names) -> Vec<String> {
-        names.list.as_ref().clone()
+        names.list.names.clone()
     }
 
     fn value_at(&self, names: &Names, index: usize) -> Option<Self> {
@@ -376,7 +379,6 @@ pub(crate) use build::decode_js;
 #[cfg(feature = "js")]
 mod build {
     use std::cell::RefCell;
-    use std::rc::Rc;
 
     use fundraising_core::json::{decode_tree, Build};
     use fundraising_core::shape::Shape;
@@ -419,35 +421,6 @@ mod build {
         records: Vec<f64>,
         made: Vec<JsValue>,
         fresh: u32,
-        /// How the last object's names meet its shape's fields (objects of a list share it).
-        fit: Option<Fit>,
-    }
-
-    /// How a list of member names meets a shape: for each field, the member of exactly its
-    /// name; for each member, whether a field has its name.
-    struct Fit {
-        names: Rc<Vec<String>>,
-        shape: *const Shape,
-        member_of_field: Vec<Option<u32>>,
-        is_field: Vec<bool>,
-    }
-
-    impl Fit {
-        fn of(names: &Rc<Vec<String>>, shape: &'static Shape) -> Fit {
-            Fit {
-                names: names.clone(),
-                shape,
-                member_of_field: shape
-                    .fields
-                    .iter()
-                    .map(|f| names.iter().position(|n| n == f.name).map(|i| i as u32))
-                    .collect(),
-                is_field: names
-                    .iter()
-                    .map(|n| shape.fields.iter().any(|f| f.name == n))
-                    .collect(),
-            }
-        }
     }
 
     thread_local! {
@@ -554,12 +527,7 @@ mod build {
             let own = object.and_then(|(node, _)| node.own_names().cloned());
             EDITS.with(|edits| {
                 let mut edits = edits.borrow_mut();
-                let Edits {
-                    records,
-                    fresh,
-                    fit,
-                    ..
-                } = &mut *edits;
+                let Edits { records, fresh, .. } = &mut *edits;
                 let target = match object {
                     Some((_, c)) => f64::from(c),
                     None => {
@@ -568,15 +536,8 @@ mod build {
                         -f64::from(*fresh)
                     }
                 };
-                if let Some(own) = &own {
-                    let current = fit.as_ref().is_some_and(|fit| {
-                        Rc::ptr_eq(&fit.names, &own.list) && std::ptr::eq(fit.shape, shape)
-                    });
-                    if !current {
-                        *fit = Some(Fit::of(&own.list, shape));
-                    }
-                }
-                let fit = fit.as_ref().filter(|_| own.is_some());
+                let fit = own.as_ref().map(|own| own.list.fit(shape));
+                let fit = fit.as_deref();
                 for (i, value) in values.iter().enumerate() {
                     let stays = match (value, fit, object) {
                         (Out::Tree(Place::Member(c, index)), Some(fit), Some((_, object))) => {
