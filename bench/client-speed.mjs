@@ -1,6 +1,7 @@
 // Client speed in headless Chromium (bench section 2), driven with playwright-core.
 // Env: BENCH_ORIGIN (static server: /speed.html, /pkg/...), BENCH_JS, BENCH_WASM (paths under the
-// origin), BENCH_LIGHT_JS, BENCH_LIGHT_WASM (the light build's, measured the same way when set),
+// origin), BENCH_LIGHT_JS, BENCH_LIGHT_WASM, BENCH_WIDGETS_JS, BENCH_WIDGETS_WASM (the light and
+// the widgets' builds, measured the same way when set),
 // FUNDRAISING_BASE_URL, BENCH_RUNS (fresh-context loads), BENCH_PAIRS (alternated call
 // pairs), BENCH_PLAYWRIGHT (folder holding node_modules/playwright-core),
 // CHROMIUM (executable). Prints one JSON line with every sample (milliseconds).
@@ -15,6 +16,8 @@ const jsPath = process.env.BENCH_JS;
 const wasmPath = process.env.BENCH_WASM;
 const lightJs = process.env.BENCH_LIGHT_JS;
 const lightWasm = process.env.BENCH_LIGHT_WASM;
+const widgetsJs = process.env.BENCH_WIDGETS_JS;
+const widgetsWasm = process.env.BENCH_WIDGETS_WASM;
 const baseUrl = process.env.FUNDRAISING_BASE_URL;
 const runs = Number(process.env.BENCH_RUNS || 30);
 const pairs = Number(process.env.BENCH_PAIRS || 100);
@@ -26,15 +29,17 @@ const browser = await chromium.launch({
 });
 const out = {
   runs, pairs, instantiate: [], coldLoad: [], instantiateLight: [], coldLoadLight: [],
+  instantiateWidgets: [], coldLoadWidgets: [],
   eventPagesClient: [], eventPagesPlain: [], campaignClient: [], campaignPlain: [],
 };
 const builds = [["", jsPath, wasmPath]];
 if (lightJs && lightWasm) builds.push(["Light", lightJs, lightWasm]);
+if (widgetsJs && widgetsWasm) builds.push(["Widgets", widgetsJs, widgetsWasm]);
 try {
   // 1. Module instantiation, each run in a fresh browser context (empty caches):
   //    coldLoad = import of the glue + init() fetching, compiling and instantiating the wasm;
   //    instantiate = init() from bytes already fetched (compile + instantiate + glue start).
-  //    Both builds, alternated run by run.
+  //    Every build, alternated run by run.
   for (let i = 0; i < runs; i++) {
     for (const [suffix, jsPath, wasmPath] of builds) for (const mode of ["bytes", "cold"]) {
       const ctx = await browser.newContext();

@@ -1,9 +1,12 @@
-"""Section 1: size. gzip -9 of each build's _bg.wasm plus its JS glue: the full package (pkg/)
-and the light build the widgets load (pkg/light/, no sign-in), each against its budget, with the
-brotli files the companion sends beside them; then the same measure of the peers installed from
-npm into a temporary folder in this run: oidc-client-ts (its dist/browser/*.min.js),
-@auth0/auth0-spa-js (its production bundle) and oauth4webapi (bundled and minified with
-esbuild). When npm cannot reach the registry the table says so."""
+"""Section 1: size. Each build as a browser fetches it: the full package (pkg/), the light build
+(pkg/light/, no sign-in) and the widgets' build (pkg/widgets/, a campaign and a donation's wait),
+every file (wasm, JS glue, each snippet) gzip -9 on its own and summed, against the build's
+budget, with brotli (what the companion sends) beside it (scripts/build-size.mjs, which
+scripts/build-pkg.sh prints too); then the same measure of the peers installed from npm into a
+temporary folder in this run: oidc-client-ts (its dist/browser/*.min.js), @auth0/auth0-spa-js
+(its production bundle) and oauth4webapi (bundled and minified with esbuild). When npm cannot
+reach the registry the table says so. With BENCH_BEFORE_PKG_DIR (another build's pkg folder), the
+same measure of that build's folders, beside this one's."""
 
 import glob
 import json
@@ -29,38 +32,24 @@ def kb(n):
     return f"{n / 1024:.1f} KB"
 
 
-# The budgets of the two builds (gzip -9, wasm + JS glue), in KB of 1024 bytes.
-BUDGETS = {"full": 76, "light": 55}
+LABELS = {
+    "full": "fundraising-client (pkg/)",
+    "light": "light build (pkg/light/: no sign-in)",
+    "widgets": "widgets' build (pkg/widgets/: a campaign and a donation's wait)",
+}
 
-# A content-hashed copy (scripts/hash-assets.mjs): the same bytes as a stable name, not counted twice.
-HASHED = re.compile(r"\.[0-9a-f]{16}\.(js|wasm)$")
 
-
-def pkg_files(build="full"):
-    """The stable-named wasm and JS glue (entry module plus snippets) of one build."""
-    pkg = os.environ.get("BENCH_PKG_DIR", os.path.join(ROOT, "pkg"))
-    folder = pkg if build == "full" else os.path.join(pkg, build)
-    wasm = sorted(p for p in glob.glob(os.path.join(folder, "*_bg.wasm")) if not HASHED.search(p))
-    # The entry module and the snippets it imports; not engine-check.js, fetched only when
-    # init() fails, nor assets.js, the companion's list of hashed names.
-    js = sorted(
-        p
-        for p in [os.path.join(folder, "fundraising_client.js")] + glob.glob(os.path.join(folder, "snippets", "**", "*.js"), recursive=True)
-        if not HASHED.search(p) and os.path.exists(p)
+def measure_all(pkg=None):
+    """Each build's figures from scripts/build-size.mjs: per file, summed, and the budget."""
+    pkg = pkg or os.environ.get("BENCH_PKG_DIR", os.path.join(ROOT, "pkg"))
+    out = subprocess.run(
+        ["node", os.path.join(ROOT, "scripts", "build-size.mjs"), pkg, "--json"],
+        capture_output=True, text=True, check=True,
     )
-    return wasm, js
-
-
-def measure(build):
-    """gzip -9 of the wasm and of the JS glue (one stream, as scripts/build-pkg.sh prints it)."""
-    wasm, js = pkg_files(build)
-    if not wasm:
-        raise RuntimeError(f"the {build} build's *_bg.wasm is missing: scripts/build-pkg.sh did not run")
-    js_gz = len(subprocess.run("cat " + " ".join(f"'{p}'" for p in js) + " | gzip -9 -c", shell=True, capture_output=True, check=True).stdout) if js else 0
-    wasm_gz = sum(gz(p) for p in wasm)
-    raw = sum(os.path.getsize(p) for p in wasm + js)
-    br = sum(os.path.getsize(p + ".br") if os.path.exists(p + ".br") else os.path.getsize(p) for p in wasm + js)
-    return {"wasm_gz": wasm_gz, "js_gz": js_gz, "total": wasm_gz + js_gz, "raw": raw, "br": br, "files": wasm + js}
+    builds = json.loads(out.stdout)
+    if not builds:
+        raise RuntimeError(f"no build in {pkg}: scripts/build-pkg.sh did not run")
+    return {b["name"]: b for b in builds}
 
 
 def version(prefix, name):
@@ -73,22 +62,34 @@ def version(prefix, name):
 
 def run():
     rows = []
-    sizes = {build: measure(build) for build in ("full", "light")}
-    for build, label in (("full", "fundraising-client (pkg/: wasm + JS glue)"), ("light", "light build for the widgets (pkg/light/: wasm + JS glue, no sign-in)")):
-        m = sizes[build]
-        budget = BUDGETS[build] * 1024
-        names = ", ".join(os.path.relpath(p, ROOT) for p in m["files"])
+    sizes = measure_all()
+    for name, m in sizes.items():
+        budget = m["budget"]
+        files = ", ".join(f"{f['path']} {f['gzip']} B" for f in m["files"])
         rows.append(
             row(
                 SECTION,
-                f"{label}, gzip -9",
-                f"{kb(m['total'])} ({m['total']} B)",
-                f"{'within' if m['total'] <= budget else 'OVER'} the {BUDGETS[build]} KB ({budget} B) budget; wasm {m['wasm_gz']} B + JS glue {m['js_gz']} B; "
-                f"brotli (what the companion sends) {m['br']} B; {kb(m['raw'])} raw; {names}",
-                ok=m["total"] <= budget,
+                f"{LABELS.get(name, name)}, gzip -9 per file",
+                f"{kb(m['gzip'])} ({m['gzip']} B)",
+                f"{'within' if m['gzip'] <= budget else 'OVER'} the {m['budgetKb']} KB ({budget} B) budget; "
+                f"wasm {m['wasmGzip']} B + JS {m['jsGzip']} B; brotli {m['brotli']} B; {kb(m['raw'])} raw; {files}",
+                ok=m["gzip"] <= budget,
             )
         )
-    ours_gz = sizes["full"]["total"]
+    before_dir = os.environ.get("BENCH_BEFORE_PKG_DIR")
+    if before_dir:
+        for name, m in measure_all(before_dir).items():
+            now = sizes.get(name)
+            change = f"; now {now['gzip'] - m['gzip']:+d} B" if now else "; no such build now"
+            rows.append(
+                row(
+                    SECTION,
+                    f"the same build in BENCH_BEFORE_PKG_DIR ({name}), gzip -9 per file",
+                    f"{kb(m['gzip'])} ({m['gzip']} B)",
+                    f"wasm {m['wasmGzip']} B + JS {m['jsGzip']} B; brotli {m['brotli']} B{change}",
+                )
+            )
+    ours_gz = sizes["full"]["gzip"]
 
     tmp = tempfile.mkdtemp(prefix="peers-", dir=WORK)
     try:

@@ -74,18 +74,18 @@ it("a partner page on another origin under a strict CSP shows the card with its 
   assert.equal(looks.pageScripts, 1, "one script tag on the partner page");
 
   // The page ran nothing but widget.js (and its texts and theme) and the package, all from the
-  // companion: the light build (no sign-in), under its content-hashed names.
+  // companion: the widgets' build (a campaign and a donation's wait), under its content-hashed names.
   const companion = new URL(env.companionUrl).origin;
-  const { light } = await builtAssets();
+  const { widgets } = await builtAssets();
   assert.deepEqual(scripts.filter((s) => !s.startsWith(`${companion}/pkg/`)).sort(),
     [`${companion}/widget-text.js`, `${companion}/widget-theme.js`, `${companion}/widget.js`]);
   const pkgScripts = scripts.filter((s) => s.startsWith(`${companion}/pkg/`) && s !== `${companion}/pkg/assets.js`);
   assert.ok(scripts.includes(`${companion}/pkg/assets.js`), "pkg/assets.js names the hashed copies");
-  assert.ok(pkgScripts.includes(`${companion}/pkg/${light.js}`), `${light.js} in ${pkgScripts}`);
+  assert.ok(pkgScripts.includes(`${companion}/pkg/${widgets.js}`), `${widgets.js} in ${pkgScripts}`);
   for (const url of pkgScripts) {
-    assert.ok(url.startsWith(`${companion}/pkg/light/`) && HASHED.test(url), `not a hashed copy of the light build: ${url}`);
+    assert.ok(url.startsWith(`${companion}/pkg/widgets/`) && HASHED.test(url), `not a hashed copy of the widgets' build: ${url}`);
   }
-  assert.deepEqual(fetched.filter((u) => u.endsWith(".wasm")), [`${companion}/pkg/${light.wasm}`]);
+  assert.deepEqual(fetched.filter((u) => u.endsWith(".wasm")), [`${companion}/pkg/${widgets.wasm}`]);
 
   assert.deepEqual(await axeSeriousViolations(page), []);
   problems.check();

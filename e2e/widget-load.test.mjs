@@ -19,7 +19,7 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 const isPackage = (url) => new URL(url).pathname.startsWith("/pkg/") && !url.endsWith("/pkg/assets.js");
 
 it("a card far below the fold loads nothing until scrolled to, then the wasm crosses at its brotli size", async ({ page }) => {
-  const { light } = await builtAssets();
+  const { widgets } = await builtAssets();
   const problems = consoleErrors(page);
   const net = await recordNetwork(page);
   await page.goto(`${partner.origin}/far`);
@@ -36,11 +36,11 @@ it("a card far below the fold loads nothing until scrolled to, then the wasm cro
   await card.locator("[role=progressbar]").waitFor();
   const wasm = net.requests.filter((r) => r.url.endsWith(".wasm"));
   assert.equal(wasm.length, 1, JSON.stringify(wasm));
-  assert.equal(new URL(wasm[0].url).pathname, `/pkg/${light.wasm}`);
+  assert.equal(new URL(wasm[0].url).pathname, `/pkg/${widgets.wasm}`);
   assert.equal(wasm[0].encoding, "br");
   assert.equal(wasm[0].cacheControl, IMMUTABLE);
-  const brotli = pkgSize(`${light.wasm}.br`);
-  const raw = pkgSize(light.wasm);
+  const brotli = pkgSize(`${widgets.wasm}.br`);
+  const raw = pkgSize(widgets.wasm);
   assert.ok(wasm[0].bodyBytes > 0 && wasm[0].bodyBytes <= brotli,
     `the wasm crossed as ${wasm[0].bodyBytes} B; its .br is ${brotli} B, the file ${raw} B`);
   // Every script of the package came compressed and immutable too; widget.js stays short-lived.
@@ -51,6 +51,31 @@ it("a card far below the fold loads nothing until scrolled to, then the wasm cro
   const widget = net.requests.find((r) => r.url === `${new URL(env.companionUrl).origin}/widget.js`);
   assert.equal(widget.cacheControl, "no-cache");
   assert.equal(widget.encoding, "br");
+  problems.check();
+  await net.detach();
+});
+
+it("a page with one campaign card fetches the widgets' build only, and the bytes it pays are counted", async ({ page }) => {
+  const { widgets } = await builtAssets();
+  const problems = consoleErrors(page);
+  const net = await recordNetwork(page);
+  await page.goto(`${partner.origin}/`);
+  await page.locator("fundraising-campaign [role=progressbar]").waitFor();
+  await page.waitForLoadState("networkidle");
+  const pkg = net.requests.filter((r) => isPackage(r.url)).map((r) => ({ ...r, path: new URL(r.url).pathname }));
+  // The widgets' build and nothing else of the package: its glue, its snippets, its wasm.
+  assert.ok(pkg.length >= 2, JSON.stringify(pkg.map((r) => r.path)));
+  for (const r of pkg) assert.ok(r.path.startsWith("/pkg/widgets/"), `${r.path} is not the widgets' build`);
+  assert.ok(pkg.some((r) => r.path === `/pkg/${widgets.wasm}`));
+  assert.ok(pkg.some((r) => r.path === `/pkg/${widgets.js}`));
+  // What crossed the network for them is their compressed files, each as served (brotli).
+  const paid = pkg.reduce((sum, r) => sum + r.bodyBytes, 0);
+  const served = pkg.reduce((sum, r) => sum + pkgSize(`${r.path.slice("/pkg/".length)}.br`), 0);
+  for (const r of pkg) assert.equal(r.encoding, "br", r.path);
+  assert.ok(paid > 0 && paid <= served, `${paid} B paid for ${served} B of brotli files`);
+  // The widgets' budget (gzip -9, summed per file) holds for what a visitor pays.
+  assert.ok(paid <= 40 * 1024, `the card cost ${paid} B of the package`);
+  console.log(`one campaign card: ${pkg.length} files of the widgets' build, ${paid} B over the network`);
   problems.check();
   await net.detach();
 });

@@ -8,6 +8,8 @@
 #   scripts/bench.sh [SECTION ...]   sections: size client companion sandbox load faults fuzz (default all)
 #   BENCH_QUICK=1                    short loads and 10 s of fuzzing: a smoke run
 #   FUZZ_SECONDS=N                   fuzzing time per target (default 300)
+#   BENCH_BEFORE_PKG_DIR=DIR         another build's pkg/ (say, of the commit before): its sizes and
+#                                    its decoding, measured beside this build's in the same run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Builds the npm package `fundraising-client` into pkg/, twice: the full build (pkg/) and the
-# light build without sign-in (pkg/light/, the subpath export `fundraising-client/light`), each
+# Builds the npm package `fundraising-client` into pkg/, three times: the full build (pkg/), the
+# light build without sign-in (pkg/light/, the subpath export `fundraising-client/light`) and the
+# widgets' build (pkg/widgets/, `fundraising-client/widgets`: a campaign and the donation wait
+# only), each
 #   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> terser,
 # then package.json + README (scripts/package-meta.mjs), the content-hashed and precompressed
 # copies the companion serves (scripts/hash-assets.mjs), the widgets' hostable folder
-# dist/widgets/ (scripts/build-widgets.mjs), and prints the gzip -9 size of each
-# build's wasm plus JS glue (the figures the size budgets are about).
+# dist/widgets/ (scripts/build-widgets.mjs), and prints each build's size as a browser fetches
+# it: gzip -9 of each file (wasm, JS glue, snippets) on its own, summed (the measure of the size
+# budgets), and brotli beside it.
 #
 #   scripts/build-pkg.sh [--out DIR]      (default: pkg)
 #   KEEP_NAMES=1                          keep the wasm's function names (bench/breakdown.sh)
@@ -16,10 +19,13 @@ out=pkg
 if [ "${1:-}" = "--out" ]; then out=$2; fi
 
 name=fundraising_client
-# The features of each build: `js` is the JS layer, `signin` (on by default) sign-in and
-# sessions. The light build (pkg/light/, the widgets' build) has no sign-in.
+# The features of each build: `js` is the JS layer, `signin` sign-in and sessions, and
+# `campaign`, `donation`, `events`, `pages` the resource operations (all on by default). The
+# light build has no sign-in; the widgets' build has the campaign and the donation (with its
+# wait) only.
 full_features=(--features js)
-light_features=(--no-default-features --features js)
+light_features=(--no-default-features --features js,campaign,donation,events,pages)
+widgets_features=(--no-default-features --features js,campaign,donation)
 
 # The size build: nightly's std rebuilt for size with panics as plain traps (no panic
 # messages or source locations, no formatting machinery for them), and without `Debug`
@@ -153,31 +159,23 @@ JS
 
 rm -rf "$out"
 build_variant "$out" "${full_features[@]}"
-# The light build, for the widgets: the four resource calls and waitForDonation, no sign-in.
+# The light build: the four resource calls and waitForDonation, no sign-in.
 build_variant "$out/light" "${light_features[@]}"
+# The widgets' build: getCampaign and waitForDonation (and getDonationByReference), no sign-in.
+build_variant "$out/widgets" "${widgets_features[@]}"
 
 # package.json and the npm README (from Cargo.toml's metadata and docs/api.md).
 node scripts/package-meta.mjs "$out"
 
 # What the companion serves beside the package's own files (after package.json, whose `files`
 # lists those only): content-hashed copies, pkg/assets.js naming them, .br and .gz siblings.
-node scripts/hash-assets.mjs "$out" "$name" . light
+node scripts/hash-assets.mjs "$out" "$name" . light widgets
 
 # The folder a partner hosts to offer the widgets (docs/widgets.md): the element scripts and the
 # build they load, hashed and compressed, nothing else. WIDGETS_BUILD names that build (a key
 # of pkg/assets.js).
-node scripts/build-widgets.mjs "$out" "${WIDGETS_OUT:-dist/widgets}" "${WIDGETS_BUILD:-light}"
+node scripts/build-widgets.mjs "$out" "${WIDGETS_OUT:-dist/widgets}" "${WIDGETS_BUILD:-widgets}"
 
-# The gzip -9 size of the wasm plus the JS glue of each build (the figure the budgets are about).
-size_line() { # dir label budget_kb
-  local wasm_gz js_gz total check_gz
-  wasm_gz=$(gzip -9 -c "$1/${name}_bg.wasm" | wc -c)
-  # The snippets sorted, as bench/sec_size.py reads them: gzip's figure depends on the order.
-  js_gz=$(cat "$1/$name.js" $(find "$1/snippets" -name '*.js' ! -name '*.*.js' | sort) | gzip -9 -c | wc -c)
-  total=$((wasm_gz + js_gz))
-  check_gz=$(gzip -9 -c "$1/engine-check.js" | wc -c)
-  printf 'pkg: %s  wasm %d B + JS glue %d B = %d B gzip -9 (%.1f KB; budget %d KB); engine-check.js %d B, fetched only when init() fails\n' \
-    "$2" "$wasm_gz" "$js_gz" "$total" "$(awk -v t="$total" 'BEGIN { print t / 1024 }')" "$3" "$check_gz"
-}
-size_line "$out" "$out" 76
-size_line "$out/light" "$out/light" 55
+# Each build's size as a browser fetches it (scripts/build-size.mjs, which bench/sec_size.py
+# runs too): every file gzip -9 on its own, summed; brotli beside it.
+node scripts/build-size.mjs "$out"

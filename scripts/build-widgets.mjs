@@ -6,7 +6,7 @@
 //
 //   node scripts/build-widgets.mjs <pkg dir> <out dir> [build]
 //
-// `build` is the package build the widgets load (default `light`, pkg/light/): the key of
+// `build` is the package build the widgets load (default `widgets`, pkg/widgets/): the key of
 // pkg/assets.js, whose hashed copies scripts/hash-assets.mjs wrote. The folder's assets.js
 // names that build alone, under the same key, so widget.js loads it as it loads it from pkg/.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const [pkgDir, out, build = "light"] = process.argv.slice(2);
+const [pkgDir, out, build = "widgets"] = process.argv.slice(2);
 if (!pkgDir || !out) {
   console.error("usage: node scripts/build-widgets.mjs <pkg dir> <out dir> [build]");
   process.exit(2);

@@ -89,7 +89,7 @@ const lines = Object.entries(manifest).map(
 writeFileSync(
   join(out, "assets.js"),
   "// The content-hashed copies of each build (paths relative to this file), written by\n" +
-    "// scripts/hash-assets.mjs; widget.js loads the light build through them.\n" +
+    "// scripts/hash-assets.mjs; widget.js loads the widgets' build through them.\n" +
     `${lines.join("\n")}\n`,
 );
 

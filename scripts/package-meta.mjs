@@ -120,13 +120,16 @@ const manifest = {
   exports: {
     ".": { types: `./${ENTRY}.d.ts`, default: `./${ENTRY}.js` },
     [`./${ENTRY}_bg.wasm`]: `./${ENTRY}_bg.wasm`,
-    // The build without sign-in (scripts/build-pkg.sh's pkg/light/), with its own declarations.
-    ...(existsSync(join(out, "light", `${ENTRY}.js`))
-      ? {
-        "./light": { types: `./light/${ENTRY}.d.ts`, default: `./light/${ENTRY}.js` },
-        [`./light/${ENTRY}_bg.wasm`]: `./light/${ENTRY}_bg.wasm`,
-      }
-      : {}),
+    // The build without sign-in (scripts/build-pkg.sh's pkg/light/) and the widgets' build (a
+    // campaign and a donation's wait: pkg/widgets/), each with its own declarations.
+    ...Object.fromEntries(
+      ["light", "widgets"]
+        .filter((build) => existsSync(join(out, build, `${ENTRY}.js`)))
+        .flatMap((build) => [
+          [`./${build}`, { types: `./${build}/${ENTRY}.d.ts`, default: `./${build}/${ENTRY}.js` }],
+          [`./${build}/${ENTRY}_bg.wasm`, `./${build}/${ENTRY}_bg.wasm`],
+        ]),
+    ),
     "./package.json": "./package.json",
   },
   files,

@@ -25,8 +25,9 @@ step "clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (the companion with OpenTelemetry export, --features otlp)"
 cargo clippy -p fundraising-companion --all-targets --features otlp -- -D warnings
-step "clippy (wasm32: the Rust API, the npm package, its build without sign-in)"
-for features in "" "--features js,chrono,time" "--no-default-features --features js"; do
+step "clippy (wasm32: the Rust API, the npm package, its light and widgets builds, sign-in alone)"
+for features in "" "--features js,chrono,time" "--no-default-features --features js,campaign,donation,events,pages" \
+  "--no-default-features --features js,campaign,donation" "--no-default-features --features signin,js"; do
   # shellcheck disable=SC2086 # the feature flags are words
   cargo clippy -p fundraising-client -p fundraising-core --target wasm32-unknown-unknown --all-targets $features -- -D warnings
 done

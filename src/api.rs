@@ -2,13 +2,9 @@
 //! check of an answer's status, and the typed reading of its body. The I/O is the client's
 //! one request path (`client.rs`).
 
-use fundraising_core::encoding::{decimal, signed_decimal};
-use fundraising_core::model::Event;
 use fundraising_core::shape::Model;
-use fundraising_core::validate;
 use serde::de::DeserializeOwned;
 
-use crate::convert;
 use crate::http::{HttpResponse, Method};
 use crate::json::service_error;
 use crate::Error;
@@ -73,24 +69,30 @@ impl ResourceApi {
         self.bff
     }
 
+    #[cfg(feature = "campaign")]
     /// `GET /{appId}/v1/campaign/byshortname/{shortName}`.
     pub(crate) fn campaign(&self, short_name: &str) -> Result<Call, Error> {
-        validate::path_segment("short_name", short_name)?;
+        fundraising_core::validate::path_segment("short_name", short_name)?;
         Ok(self.get(&["campaign", "byshortname", short_name], ""))
     }
 
+    #[cfg(feature = "donation")]
     /// `GET /{appId}/v1/donation/ref/{thirdPartyReference}`.
     pub(crate) fn donation(&self, reference: &str) -> Result<Call, Error> {
-        validate::path_segment("reference", reference)?;
+        fundraising_core::validate::path_segment("reference", reference)?;
         Ok(self.get(&["donation", "ref", reference], ""))
     }
 
+    #[cfg(feature = "events")]
     /// `POST /{appId}/v1/event/`, never retried (no duplicate events).
-    pub(crate) fn create_event(&self, event: &Event) -> Result<Call, Error> {
-        validate::event(event)?;
+    pub(crate) fn create_event(
+        &self,
+        event: &fundraising_core::model::Event,
+    ) -> Result<Call, Error> {
+        use crate::convert::{to_js, to_json};
+        fundraising_core::validate::event(event)?;
         // Dates as the service writes and reads them: `"\/Date(ms+0000)\/"`.
-        let body =
-            fundraising_core::json::escape_slashes(&convert::to_json(&convert::to_js(event)));
+        let body = fundraising_core::json::escape_slashes(&to_json(&to_js(event)));
         Ok(Call {
             method: Method::Post,
             url: self.url(&["event", ""], ""),
@@ -99,6 +101,7 @@ impl ResourceApi {
         })
     }
 
+    #[cfg(feature = "pages")]
     /// `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`.
     pub(crate) fn event_pages(
         &self,
@@ -106,6 +109,8 @@ impl ResourceApi {
         page: Option<u32>,
         page_size: Option<u32>,
     ) -> Result<Call, Error> {
+        use fundraising_core::encoding::{decimal, signed_decimal};
+        use fundraising_core::validate;
         let mut query = String::new();
         if let Some(page) = page {
             query.push_str(if query.is_empty() { "?" } else { "&" });
@@ -123,6 +128,10 @@ impl ResourceApi {
         ))
     }
 
+    #[cfg_attr(
+        not(any(feature = "campaign", feature = "donation", feature = "pages")),
+        allow(dead_code)
+    )]
     fn get(&self, segments: &[&str], query: &str) -> Call {
         Call {
             method: Method::Get,

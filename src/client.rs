@@ -5,7 +5,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use fundraising_core::model::{Campaign, Donation, Event, EventCreated, EventPages};
 use web_sys::AbortSignal;
 
 use crate::api::{self, Call, ResourceApi};
@@ -160,6 +159,7 @@ impl Client {
         }
     }
 
+    #[cfg(feature = "campaign")]
     /// The answer of `GET /{appId}/v1/campaign/byshortname/{shortName}`.
     pub(crate) fn campaign_answer<'a>(
         &'a self,
@@ -169,6 +169,7 @@ impl Client {
         self.answer(self.inner.api.campaign(short_name), signal)
     }
 
+    #[cfg(feature = "donation")]
     /// The answer of `GET /{appId}/v1/donation/ref/{reference}`.
     pub(crate) fn donation_answer<'a>(
         &'a self,
@@ -178,15 +179,17 @@ impl Client {
         self.answer(self.inner.api.donation(reference), signal)
     }
 
+    #[cfg(feature = "events")]
     /// The answer of `POST /{appId}/v1/event/`.
     pub(crate) fn create_event_answer<'a>(
         &'a self,
-        event: &Event,
+        event: &fundraising_core::model::Event,
         signal: Option<&'a AbortSignal>,
     ) -> Sending<'a> {
         self.answer(self.inner.api.create_event(event), signal)
     }
 
+    #[cfg(feature = "pages")]
     /// The answer of `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`.
     pub(crate) fn event_pages_answer<'a>(
         &'a self,
@@ -201,18 +204,27 @@ impl Client {
         )
     }
 
+    #[cfg(feature = "campaign")]
     /// A campaign by its short name (`GET /{appId}/v1/campaign/byshortname/{shortName}`).
     /// Retried on network errors and 502/503/504.
-    pub async fn campaign(&self, short_name: &str) -> Result<Campaign, Error> {
+    pub async fn campaign(
+        &self,
+        short_name: &str,
+    ) -> Result<fundraising_core::model::Campaign, Error> {
         api::typed(&self.campaign_answer(short_name, None).await?)
     }
 
+    #[cfg(feature = "donation")]
     /// A donation by its third-party reference (`GET /{appId}/v1/donation/ref/{reference}`);
     /// `not_found` (404) while the service does not know it.
-    pub async fn donation(&self, reference: &str) -> Result<Donation, Error> {
+    pub async fn donation(
+        &self,
+        reference: &str,
+    ) -> Result<fundraising_core::model::Donation, Error> {
         api::typed(&self.donation_answer(reference, None).await?)
     }
 
+    #[cfg(feature = "events")]
     /// Registers an event (`POST /{appId}/v1/event/`). Never retried: a retry could create
     /// the event twice. `name` and `event_type` must not be empty, and the dates must be in
     /// order (start, completion, expiry); `id` and `error_message` are never sent.
@@ -228,10 +240,14 @@ impl Client {
     /// # let _ = id;
     /// # Ok(()) }
     /// ```
-    pub async fn create_event(&self, event: &Event) -> Result<EventCreated, Error> {
+    pub async fn create_event(
+        &self,
+        event: &fundraising_core::model::Event,
+    ) -> Result<fundraising_core::model::EventCreated, Error> {
         api::typed(&self.create_event_answer(event, None).await?)
     }
 
+    #[cfg(feature = "pages")]
     /// One page of the fundraising pages of an event
     /// (`GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`). `page` counts from 1,
     /// `page_size` is 1 to 100; the service's defaults apply when left out. See
@@ -241,7 +257,7 @@ impl Client {
         event_id: i32,
         page: Option<u32>,
         page_size: Option<u32>,
-    ) -> Result<EventPages, Error> {
+    ) -> Result<fundraising_core::model::EventPages, Error> {
         let answer = self
             .event_pages_answer(event_id, page, page_size, None)
             .await?;

@@ -1,5 +1,7 @@
-//! Values that cross between JS and Rust, through serde and serde-wasm-bindgen: JS values in
-//! ([`from_js`]), Rust values out ([`to_js`]), and JSON text through the platform's `JSON`.
+//! Values that cross between JS and Rust, through serde: JS values in ([`from_js`], read by
+//! core's tree reader over the JS value, whose errors never format a number: the package then
+//! carries no float formatting), Rust values out ([`to_js`], by serde-wasm-bindgen), and JSON
+//! text through the platform's `JSON`.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -9,33 +11,44 @@ use crate::Error;
 
 /// The serializer of every value JS receives: `null` (not `undefined`) for absent values,
 /// plain objects for maps.
+#[cfg_attr(
+    not(any(feature = "events", feature = "signin", feature = "js")),
+    allow(dead_code)
+)]
 pub(crate) const TO_JS: serde_wasm_bindgen::Serializer = serde_wasm_bindgen::Serializer::new()
     .serialize_missing_as_null(true)
     .serialize_maps_as_objects(true);
 
-/// The message of a serde-wasm-bindgen error (a JS `Error`).
+/// A JS value (an argument, an options object, a parsed answer) as `T`, by core's tree reader;
+/// when it does not fit, the reader's error: where (a member, an index) and why.
 #[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]
-pub(crate) fn message(error: serde_wasm_bindgen::Error) -> String {
-    JsValue::from(error)
-        .dyn_into::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .unwrap_or_default()
+pub(crate) fn read_js<T: DeserializeOwned>(
+    value: JsValue,
+) -> Result<T, fundraising_core::json::DeError> {
+    fundraising_core::json::from_node(&crate::json::Node::new(value))
 }
 
-/// A JS argument or option as `T`; `invalid_argument` naming `what` when it does not fit.
-#[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]
+/// A JS argument or option as `T`; `invalid_argument` naming the member at fault (or `what`,
+/// the argument itself) when it does not fit.
+#[cfg(feature = "js")]
 pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, Error> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| invalid_input(what, e))
+    read_js(value).map_err(|e| invalid_input(what, &e))
 }
 
-/// `invalid_argument` naming `what`, out of line: one copy for every type [`from_js`] reads.
-#[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]
+/// `invalid_argument` naming the member at fault, out of line: one copy for every type
+/// [`from_js`] reads.
+#[cfg(feature = "js")]
 #[inline(never)]
-fn invalid_input(what: &str, error: serde_wasm_bindgen::Error) -> Error {
-    Error::invalid(what, &message(error))
+fn invalid_input(what: &str, error: &fundraising_core::json::DeError) -> Error {
+    let place = error.place();
+    Error::invalid(if place.is_empty() { what } else { place }, error.reason())
 }
 
 /// A Rust value as the plain JS object JS receives.
+#[cfg_attr(
+    not(any(feature = "events", feature = "signin", feature = "pages")),
+    allow(dead_code)
+)]
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     value.serialize(&TO_JS).unwrap_or(JsValue::NULL)
 }
@@ -47,6 +60,7 @@ pub(crate) fn parse_json(text: &str) -> Result<JsValue, Error> {
 }
 
 /// A JS value as JSON text, by the platform's `JSON.stringify`.
+#[cfg_attr(not(any(feature = "events", feature = "signin")), allow(dead_code))]
 pub(crate) fn to_json(value: &JsValue) -> String {
     js_sys::JSON::stringify(value)
         .ok()

@@ -39,6 +39,10 @@
 //!
 //! - `signin` (default): sign-in, sessions and the companion. Without it the client makes
 //!   the resource calls only.
+//! - `campaign`, `donation`, `events`, `pages` (default): the resource operations, each on its
+//!   own ([`Client::campaign`]; [`Client::donation`] and [`Client::wait_for_donation`];
+//!   [`Client::create_event`]; [`Client::event_pages`] and [`Client::event_pages_stream`]). An
+//!   app that needs only some turns `default-features` off and names them.
 //! - `chrono`, `time`: conversions of [`ServiceDate`] to and from chrono's and time's types.
 //! - `js`: the package's JavaScript face (the `FundraisingClient` class, its TypeScript
 //!   declarations) and its allocator. Only the npm build turns it on; a Rust app leaves it off.
@@ -49,16 +53,29 @@
 //! `wasm-bindgen-test` in a headless browser; `examples/leptos` shows the recipe.
 
 #![warn(missing_docs)]
+// A build without any resource operation (sign-in alone, or nothing) leaves the request and
+// retry path they share unused.
+#![cfg_attr(
+    not(any(
+        feature = "campaign",
+        feature = "donation",
+        feature = "events",
+        feature = "pages"
+    )),
+    allow(dead_code, unused_imports)
+)]
 
 mod api;
 mod client;
 mod convert;
 mod date;
+#[cfg(feature = "donation")]
 mod donation;
 mod error;
 mod http;
 mod json;
 mod options;
+#[cfg(feature = "pages")]
 mod pages;
 mod random;
 #[cfg(any(feature = "signin", feature = "js"))]
@@ -77,7 +94,10 @@ pub use client::Client;
 pub use date::JsDate;
 pub use error::{code, Error};
 pub use fundraising_core::{model, ServiceDate};
-pub use options::{ClientOptions, WaitOptions, DEFAULT_TIMEOUT};
+#[cfg(feature = "donation")]
+pub use options::WaitOptions;
+pub use options::{ClientOptions, DEFAULT_TIMEOUT};
+#[cfg(feature = "pages")]
 pub use pages::PageStream;
 pub use random::new_donation_reference;
 

@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use fundraising_core::model::Donation;
-
 use crate::Error;
 
 /// Default time limit of one request: 10 s.
@@ -184,6 +182,7 @@ impl SignInOptions {
 
 /// Options of [`Client::wait_for_donation`](crate::Client::wait_for_donation): `Default`,
 /// then the setters.
+#[cfg(feature = "donation")]
 #[derive(Default)]
 #[non_exhaustive]
 pub struct WaitOptions {
@@ -192,9 +191,10 @@ pub struct WaitOptions {
     pub timeout: Option<Duration>,
     /// Called each time the donation is seen with a new status.
     #[allow(clippy::type_complexity)]
-    pub on_status: Option<Box<dyn FnMut(&Donation)>>,
+    pub on_status: Option<Box<dyn FnMut(&fundraising_core::model::Donation)>>,
 }
 
+#[cfg(feature = "donation")]
 impl WaitOptions {
     /// Sets [`WaitOptions::timeout`].
     pub fn timeout(mut self, timeout: Duration) -> Self {
@@ -203,12 +203,16 @@ impl WaitOptions {
     }
 
     /// Sets [`WaitOptions::on_status`].
-    pub fn on_status(mut self, on_status: impl FnMut(&Donation) + 'static) -> Self {
+    pub fn on_status(
+        mut self,
+        on_status: impl FnMut(&fundraising_core::model::Donation) + 'static,
+    ) -> Self {
         self.on_status = Some(Box::new(on_status));
         self
     }
 }
 
+#[cfg(feature = "donation")]
 impl std::fmt::Debug for WaitOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WaitOptions")

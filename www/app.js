@@ -8,7 +8,7 @@ import { setupEventForm } from "./event-form.js";
 import { setupEventPages } from "./event-pages.js";
 
 async function main() {
-  // The full build (sign-in); the page's elements use it too rather than load the light one.
+  // The full build (sign-in); the page's elements use it too rather than load the widgets' one.
   const [config, pkg] = await Promise.all([loadConfig(), loadPackage("full")]);
   const client = new pkg.FundraisingClient({
     appId: config.appId,

@@ -10,7 +10,7 @@
 // Same conventions as <fundraising-campaign> (widget.js): a shadow root, constructed style
 // sheets (no inline style or script, so a strict Content-Security-Policy is fine), the same
 // theme (--fundraising-* custom properties, ::part(), dark scheme), the page's language
-// (English and Welsh built in, every text replaceable with a `text-*` attribute), and the light
+// (English and Welsh built in, every text replaceable with a `text-*` attribute), and the widgets
 // build of the package loaded only when the element comes near the viewport (once per page,
 // shared with widget.js).
 //

@@ -13,9 +13,10 @@
 // third-party reference. docs/widgets.md has the whole list.
 //
 // What a visitor pays: the element loads nothing until it comes near the viewport
-// (IntersectionObserver; loading="eager" starts at once), then the light build of the package
-// (no sign-in: pkg/light/) under its content-hashed names (pkg/assets.js), which the companion
-// serves compressed and as immutable, so a returning visitor fetches no wasm at all.
+// (IntersectionObserver; loading="eager" starts at once), then the widgets' build of the
+// package (pkg/widgets/: a campaign and a donation's wait, nothing else) under its
+// content-hashed names (pkg/assets.js), which the companion serves compressed and as immutable,
+// so a returning visitor fetches no wasm at all.
 
 import * as BUILDS from "./pkg/assets.js";
 import { formatMoney, textAttributes, Words } from "./widget-text.js";
@@ -30,14 +31,14 @@ const PACKAGE_DIR = new URL("pkg/", import.meta.url);
 const loaded = {};
 
 /**
- * Loads and initialises a build of the package once per page (`light`, the default, or
+ * Loads and initialises a build of the package once per page (`widgets`, the default, or
  * `full`, with sign-in); resolves with its exports. The glue and the wasm are fetched side by
  * side.
  */
-export function loadPackage(build = "light") {
+export function loadPackage(build = "widgets") {
   loaded[build] ??= (async () => {
     // pkg/assets.js names each build's content-hashed copies; the widgets' hostable folder
-    // (scripts/build-widgets.mjs) holds the light build only.
+    // (scripts/build-widgets.mjs) holds the widgets' build only.
     if (!BUILDS[build]) throw new Error(`the package's ${build} build is not served beside widget.js`);
     const { js, wasm } = BUILDS[build];
     const bytes = fetch(new URL(wasm, PACKAGE_DIR));
@@ -66,10 +67,10 @@ export function unsupportedError(cause) {
 
 /**
  * The package the elements use: the full build when the page loads it anyway (the demo does,
- * for sign-in), so one page never loads both; the light build otherwise.
+ * for sign-in), so one page never loads both; the widgets' build otherwise.
  */
 export function elementsPackage() {
-  return loaded.full ?? loadPackage("light");
+  return loaded.full ?? loadPackage("widgets");
 }
 
 const STYLE = `

@@ -416,3 +416,39 @@ proptest! {
         }
     }
 }
+
+/// `a` and `b` hold the same JSON, numbers compared by value (the tree reader gives whole
+/// numbers as integers, whatever form they had).
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+proptest! {
+    #[test]
+    fn the_tree_reader_reads_any_json_as_it_is(value in arb_json()) {
+        let read: Value = fundraising_core::json::from_node(&value).unwrap();
+        prop_assert!(same_json(&read, &value), "{} read as {}", value, read);
+    }
+
+    #[test]
+    fn the_tree_reader_agrees_with_serde_json_on_typed_reads(value in arb_json()) {
+        type Typed = std::collections::BTreeMap<String, Option<Vec<f64>>>;
+        let ours = fundraising_core::json::from_node::<Typed, _>(&value);
+        let theirs = serde_json::from_value::<Typed>(value.clone());
+        prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{}", value);
+        if let (Ok(a), Ok(b)) = (ours, theirs) {
+            prop_assert_eq!(a, b);
+        }
+    }
+}

@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use web_sys::AbortSignal;
 
 use super::Session;
-use crate::convert::{from_js, message, to_js, to_json};
+use crate::convert::{read_js, to_js, to_json};
 use crate::http::{send, HttpRequest, HttpResponse, Method};
 use crate::json::{parse_body, service_error};
 use crate::Error;
@@ -102,7 +102,7 @@ impl Companion {
 /// The companion's error body `{error, message}` as [`Error::Companion`].
 fn companion_error(response: &HttpResponse) -> Error {
     let body = parse_body(&response.body).ok();
-    match body.and_then(|body| from_js::<ErrorBody>(body, "answer").ok()) {
+    match body.and_then(|body| read_js::<ErrorBody>(body).ok()) {
         Some(ErrorBody { error, message }) => Error::Companion {
             code: error,
             status: response.status,
@@ -118,8 +118,8 @@ fn companion_error(response: &HttpResponse) -> Error {
 
 /// The companion's answer as `T`.
 fn answer<T: DeserializeOwned>(response: &HttpResponse) -> Result<T, Error> {
-    serde_wasm_bindgen::from_value(parse_body(&response.body)?)
-        .map_err(|e| Error::decode(["the companion's answer: ", &message(e)].concat()))
+    read_js(parse_body(&response.body)?)
+        .map_err(|e| Error::decode(["the companion's answer: ", &e.to_string()].concat()))
 }
 
 /// The token answer as the session.

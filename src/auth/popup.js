@@ -2,10 +2,10 @@
  * The opener's wait for the sign-in pop-up's callback: a `message` on this window from this
  * window's own origin, or a message on the BroadcastChannel `channelName`, either
  * `{type, url}` with `accept(url)` true (the callback of the pending state). Anything else is
- * ignored. Resolves with a typed outcome, read by serde on the Rust side:
- * `{outcome: "callback", url}`, `{outcome: "aborted"}` when `signal` or `dropped` fires,
- * `{outcome: "timeout"}` after `timeoutMs`, or `{outcome: "closed"}` once the pop-up was seen
- * closed `closedPolls` times (polled every `pollMs`).
+ * ignored. Resolves with the callback's URL, or with why the wait ended without one (never a
+ * URL, which has a scheme): `"aborted"` when `signal` or `dropped` fires, `"timeout"` after
+ * `timeoutMs`, or `"closed"` once the pop-up was seen closed `closedPolls` times (polled every
+ * `pollMs`).
  *
  * Why JavaScript: five listeners and timers at once (window messages, a BroadcastChannel,
  * the close poll, the timeout and the abort) that settle one promise; in Rust each would be
@@ -27,13 +27,13 @@ export function waitForCallback(popup, type, channelName, accept, timeoutMs, pol
     const take = (data) => {
       if (data && typeof data === "object" && data.type === type
           && typeof data.url === "string" && accept(data.url)) {
-        finish({ outcome: "callback", url: data.url });
+        finish(data.url);
       }
     };
     const onMessage = (event) => {
       if (event.origin === location.origin) take(event.data);
     };
-    const onAbort = () => finish({ outcome: "aborted" });
+    const onAbort = () => finish("aborted");
     addEventListener("message", onMessage);
     try {
       channel = new BroadcastChannel(channelName);
@@ -42,9 +42,9 @@ export function waitForCallback(popup, type, channelName, accept, timeoutMs, pol
       channel = null;
     }
     const poll = setInterval(() => {
-      if (popup.closed && ++closed >= closedPolls) finish({ outcome: "closed" });
+      if (popup.closed && ++closed >= closedPolls) finish("closed");
     }, pollMs);
-    const timer = setTimeout(() => finish({ outcome: "timeout" }), timeoutMs);
+    const timer = setTimeout(() => finish("timeout"), timeoutMs);
     if (signal) signal.addEventListener("abort", onAbort);
     dropped.addEventListener("abort", onAbort);
   });

@@ -7,11 +7,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, BroadcastChannel, Window};
 
-use fundraising_core::shape::Record;
 use serde::Serialize;
 
 use super::SignInRequest;
-use crate::convert::{from_js, to_js};
+use crate::convert::to_js;
 use crate::Error;
 
 #[wasm_bindgen(module = "/src/auth/popup.js")]
@@ -45,14 +44,6 @@ impl Drop for WaitGuard<'_> {
             let _ = self.popup.close();
         }
     }
-}
-
-/// How the wait for the pop-up ended, as `src/auth/popup.js` resolves: `outcome` is
-/// `callback` (with the `url`), `aborted`, `timeout` or `closed`.
-#[derive(Record)]
-struct Outcome {
-    outcome: String,
-    url: Option<String>,
 }
 
 /// The message the pop-up hands to its opener.
@@ -165,13 +156,13 @@ impl PopupSignIn {
         .await;
         drop(guard);
         drop(accept);
-        let outcome = outcome.map_err(|_| Error::PopupClosed)?;
-        let Outcome { outcome, url } = from_js(outcome, "pop-up outcome")?;
-        match (outcome.as_str(), url) {
-            ("callback", Some(url)) => Ok(url),
-            ("aborted", _) => Err(Error::Aborted),
-            ("timeout", _) => Err(Error::Timeout("the sign-in took too long")),
-            _ => Err(Error::PopupClosed),
+        // The callback's URL, or why the wait ended without one (see `src/auth/popup.js`).
+        let outcome = outcome.ok().and_then(|o| o.as_string()).unwrap_or_default();
+        match outcome.as_str() {
+            "aborted" => Err(Error::Aborted),
+            "timeout" => Err(Error::Timeout("the sign-in took too long")),
+            "closed" | "" => Err(Error::PopupClosed),
+            _ => Ok(outcome),
         }
     }
 }

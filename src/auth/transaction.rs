@@ -6,7 +6,7 @@ use serde::Serialize;
 use web_sys::Storage;
 
 use super::SignInRequest;
-use crate::convert::{from_js, parse_json, to_js, to_json};
+use crate::convert::{parse_json, read_js, to_js, to_json};
 use crate::time::now_ms;
 use crate::Error;
 
@@ -64,7 +64,7 @@ impl Transaction {
     }
 
     fn from_json(text: &str) -> Option<Self> {
-        from_js(parse_json(text).ok()?, "transaction").ok()
+        read_js(parse_json(text).ok()?).ok()
     }
 
     /// True when it is older than [`MAX_AGE_MS`].

@@ -13,7 +13,17 @@ use crate::Error;
 /// The HTTP methods the package uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Method {
+    #[cfg_attr(
+        not(any(
+            feature = "campaign",
+            feature = "donation",
+            feature = "pages",
+            feature = "signin"
+        )),
+        allow(dead_code)
+    )]
     Get,
+    #[cfg_attr(not(any(feature = "events", feature = "signin")), allow(dead_code))]
     Post,
 }
 

@@ -1,18 +1,19 @@
 //! `FundraisingClient`, the class JS uses: a thin layer over the Rust [`Client`] that reads
 //! options and arguments, passes the caller's `AbortSignal`, and writes plain JS objects; every
-//! failure is a `FundraisingError`.
+//! failure is a `FundraisingError`. Here: the constructor, sign-in and the session; each
+//! resource operation's methods are in its own module, built with its feature.
 
-use fundraising_core::model::{Campaign, Donation, EventCreated, EventPages};
-use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::decode::decode;
-use super::event::event_from_js;
-use super::options::{CallOptions, ClientOptions, PageOptions, PagesOptions, WaitOptions};
-use super::pages::EventPagesIterator;
+use super::options::ClientOptions;
+use crate::Client;
+
+#[cfg(feature = "signin")]
+use super::options::CallOptions;
+#[cfg(feature = "signin")]
 use super::promise::promise;
-use crate::donation::{wait_for_donation, Reader};
-use crate::{Client, Error};
+#[cfg(feature = "signin")]
+use js_sys::{Object, Promise};
 
 #[cfg(feature = "signin")]
 use super::options::SignInOptions;
@@ -22,40 +23,11 @@ use super::session::{dispatch, session_to_js, state_name};
 /// Signs users in with the fundraising service and calls its API.
 #[wasm_bindgen]
 pub struct FundraisingClient {
-    client: Client,
+    pub(super) client: Client,
     /// The target of `sessionchange`.
     #[cfg(feature = "signin")]
     events: Option<web_sys::EventTarget>,
 }
-
-fn text_argument(value: &JsValue, name: &str) -> Result<String, Error> {
-    value
-        .as_string()
-        .ok_or_else(|| Error::invalid(name, "expected a string"))
-}
-
-/// The event id argument, by core's rule for numbers.
-fn event_id_argument(value: &JsValue) -> Result<i32, Error> {
-    let number = value
-        .as_f64()
-        .ok_or_else(|| Error::invalid("eventId", "expected a number"))?;
-    Ok(fundraising_core::validate::number::event_id(number)?)
-}
-
-fn options_value(options: Option<Object>) -> Option<JsValue> {
-    options.map(JsValue::from)
-}
-
-/// A donation's answer as the JS object, and the status it holds.
-const JS_DONATION: Reader<JsValue> = Reader {
-    read: decode::<Donation>,
-    status: |donation| {
-        Reflect::get(donation, &"status".into())
-            .ok()
-            .and_then(|s| s.as_string())
-            .unwrap_or_default()
-    },
-};
 
 #[wasm_bindgen]
 impl FundraisingClient {
@@ -78,138 +50,6 @@ impl FundraisingClient {
             events,
         })
     }
-
-    /// `GET /{appId}/v1/campaign/byshortname/{shortName}`.
-    #[wasm_bindgen(js_name = getCampaign, unchecked_return_type = "Promise<Campaign>")]
-    pub fn get_campaign(
-        &self,
-        #[wasm_bindgen(js_name = shortName, unchecked_param_type = "string")] short_name: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
-    ) -> Promise {
-        let client = self.client.clone();
-        let options = CallOptions::read(options_value(options));
-        promise(async move {
-            let options = options?;
-            let short_name = text_argument(&short_name, "shortName")?;
-            let answer = client
-                .campaign_answer(&short_name, options.signal.as_ref())
-                .await?;
-            decode::<Campaign>(&answer)
-        })
-    }
-
-    /// `GET /{appId}/v1/donation/ref/{reference}`.
-    #[wasm_bindgen(js_name = getDonationByReference, unchecked_return_type = "Promise<Donation>")]
-    pub fn get_donation_by_reference(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
-    ) -> Promise {
-        let client = self.client.clone();
-        let options = CallOptions::read(options_value(options));
-        promise(async move {
-            let options = options?;
-            let reference = text_argument(&reference, "reference")?;
-            let answer = client
-                .donation_answer(&reference, options.signal.as_ref())
-                .await?;
-            decode::<Donation>(&answer)
-        })
-    }
-
-    /// `POST /{appId}/v1/event/` (never retried).
-    #[wasm_bindgen(js_name = createEvent, unchecked_return_type = "Promise<EventCreated>")]
-    pub fn create_event(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "Event")] event: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
-    ) -> Promise {
-        let client = self.client.clone();
-        let options = CallOptions::read(options_value(options));
-        let event = event_from_js(&event);
-        promise(async move {
-            let options = options?;
-            let answer = client
-                .create_event_answer(&event?, options.signal.as_ref())
-                .await?;
-            decode::<EventCreated>(&answer)
-        })
-    }
-
-    /// `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`.
-    #[wasm_bindgen(js_name = getEventPages, unchecked_return_type = "Promise<EventPages>")]
-    pub fn get_event_pages(
-        &self,
-        #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "PageOptions")] options: Option<Object>,
-    ) -> Promise {
-        let client = self.client.clone();
-        let options = PageOptions::read(options_value(options));
-        promise(async move {
-            let options = options?;
-            let event_id = event_id_argument(&event_id)?;
-            let answer = client
-                .event_pages_answer(
-                    event_id,
-                    options.page,
-                    options.page_size,
-                    options.signal.as_ref(),
-                )
-                .await?;
-            decode::<EventPages>(&answer)
-        })
-    }
-
-    /// Every FundraisingPageSummary of the event, page after page, as an async iterator
-    /// (`for await (const page of client.eventPages(1001)) ...`). Throws `invalid_argument`
-    /// at once for bad arguments.
-    #[wasm_bindgen(js_name = eventPages, unchecked_return_type = "AsyncIterableIterator<FundraisingPageSummary>")]
-    pub fn event_pages(
-        &self,
-        #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "PagesOptions")] options: Option<Object>,
-    ) -> Result<JsValue, JsValue> {
-        let (page_size, signal) = PagesOptions::read(options_value(options))?;
-        let event_id = event_id_argument(&event_id)?;
-        Ok(EventPagesIterator::start(
-            self.client.clone(),
-            event_id,
-            page_size,
-            signal,
-        )?)
-    }
-
-    /// Waits for the donation of `reference` (the donor back from the simple donation
-    /// integration) to reach a final status (`Accepted`, `Rejected`, `Cancelled` or
-    /// `Refunded`), polling with backoff and jitter through 404 and `Pending`; resolves with
-    /// the donation. Rejects with `timeout` after `timeoutMs`, `aborted` on the signal.
-    #[wasm_bindgen(js_name = waitForDonation, unchecked_return_type = "Promise<Donation>")]
-    pub fn wait_for_donation(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "WaitOptions")] options: Option<Object>,
-    ) -> Promise {
-        let client = self.client.clone();
-        let options = WaitOptions::read(options_value(options));
-        promise(async move {
-            let options = options?;
-            let reference = text_argument(&reference, "reference")?;
-            let on_status = options.on_status;
-            wait_for_donation(
-                &client,
-                &reference,
-                options.timeout,
-                JS_DONATION,
-                |status, donation| {
-                    if let Some(on_status) = &on_status {
-                        let _ = on_status.call2(&JsValue::NULL, &status.into(), donation);
-                    }
-                },
-                options.signal.as_ref(),
-            )
-            .await
-        })
-    }
 }
 
 #[cfg(feature = "signin")]
@@ -222,7 +62,7 @@ impl FundraisingClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
     ) -> Promise {
-        let started = SignInOptions::read(options_value(options))
+        let started = SignInOptions::read(options)
             .and_then(|(options, signal)| Ok((self.client.open_popup(&options)?, options, signal)));
         let client = self.client.clone();
         promise(async move {
@@ -243,7 +83,7 @@ impl FundraisingClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "SignInOptions")] options: Option<Object>,
     ) -> Promise {
-        let started = SignInOptions::read(options_value(options))
+        let started = SignInOptions::read(options)
             .and_then(|(options, _)| self.client.sign_in_with_redirect(&options));
         promise(async move {
             started?;
@@ -301,7 +141,7 @@ impl FundraisingClient {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
     ) -> Promise {
         let client = self.client.clone();
-        let options = CallOptions::read(options_value(options));
+        let options = CallOptions::read(options);
         promise(async move {
             let options = options?;
             let token = client.access_token_with(options.signal.as_ref()).await?;

@@ -1,59 +1,33 @@
 //! The JS face's fast path: the service's JSON read by core's one decoder straight from the
-//! `JSON.parse` tree into the plain JS object JS receives, with `Date`s for dates and free-form
-//! members passed through as `JSON.parse` made them.
+//! `JSON.parse` tree into the plain JS object JS receives (`crate::json`'s [`Build`]), with
+//! `Date`s for dates, and the tree's own strings, numbers and free-form members passed through
+//! as `JSON.parse` made them.
 
-use fundraising_core::json::{DecodeTarget, Shaped};
 use fundraising_core::shape::Model;
-use fundraising_core::ServiceDate;
-use serde::{Serialize, Serializer};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{message, TO_JS};
-use crate::date::JsDate;
 use crate::http::HttpResponse;
-use crate::json::{parse_body, Node};
+use crate::json::{decode_js, parse_body};
 use crate::Error;
 
 /// A 2xx answer's body as the JS result of the model `M`, by core's decoder.
 pub(crate) fn decode<M: Model>(answer: &HttpResponse) -> Result<JsValue, Error> {
-    decode_body::<M>(&answer.body)
+    decode_body(&answer.body, M::SHAPE)
 }
 
-fn decode_body<M: Model>(body: &js_sys::JsString) -> Result<JsValue, Error> {
-    let tree = Node::new(parse_body(body)?);
-    Shaped::new(&tree, M::SHAPE)
-        .serialize(&TO_JS)
-        .map_err(|e| Error::decode(message(e)))
-}
-
-/// Serializes a date as a JS `Date` (`#[serde(serialize_with = "date")]`).
-pub(crate) fn date<S: Serializer>(date: &ServiceDate, serializer: S) -> Result<S::Ok, S::Error> {
-    serde_wasm_bindgen::preserve::serialize(&date.to_js_date(), serializer)
-}
-
-impl DecodeTarget for Node {
-    /// The JS string itself, without a copy into Rust and back.
-    fn serialize_string<S: Serializer>(&self, serializer: S) -> Option<Result<S::Ok, S::Error>> {
-        self.value()
-            .is_string()
-            .then(|| serde_wasm_bindgen::preserve::serialize(self.value(), serializer))
-    }
-
-    /// The JS value as `JSON.parse` made it.
-    fn serialize_free<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serde_wasm_bindgen::preserve::serialize(self.value(), serializer)
-    }
-
-    /// A JS `Date`.
-    fn serialize_date<S: Serializer>(date: ServiceDate, serializer: S) -> Result<S::Ok, S::Error> {
-        self::date(&date, serializer)
-    }
+/// One copy of the decoding for every model.
+fn decode_body(
+    body: &js_sys::JsString,
+    shape: &'static fundraising_core::shape::Shape,
+) -> Result<JsValue, Error> {
+    decode_js(parse_body(body)?, shape)
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests {
     use super::*;
     use fundraising_core::model::{Campaign, Donation, EventPages};
+    use fundraising_core::shape::Model;
     use js_sys::{Array, Reflect};
     use wasm_bindgen_test::*;
 
@@ -73,7 +47,7 @@ mod tests {
     }
 
     fn decode_error<M: Model>(body: &str) -> String {
-        match decode_body::<M>(&body.into()) {
+        match decode_body(&body.into(), M::SHAPE) {
             Err(Error::Decode(reason)) => reason.to_string(),
             other => panic!("expected a decode error, got {other:?}"),
         }
@@ -81,8 +55,11 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn pascal_case_campaign_fixture_becomes_camel_case() {
-        let c = decode_body::<Campaign>(&include_str!("../../tests/fixtures/campaign.json").into())
-            .unwrap();
+        let c = decode_body(
+            &include_str!("../../tests/fixtures/campaign.json").into(),
+            Campaign::SHAPE,
+        )
+        .unwrap();
         assert_eq!(
             get(&c, "campaignGuid"),
             "6c0cbe6e-3b6c-4a52-9f1d-0c2a5c8b1e7a"
@@ -108,8 +85,11 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn donation_fixture_keeps_text_amounts_and_the_utc_milliseconds() {
-        let d = decode_body::<Donation>(&include_str!("../../tests/fixtures/donation.json").into())
-            .unwrap();
+        let d = decode_body(
+            &include_str!("../../tests/fixtures/donation.json").into(),
+            Donation::SHAPE,
+        )
+        .unwrap();
         assert_eq!(get(&d, "id"), 1_234_567.0);
         assert_eq!(get(&d, "amount"), "10.00");
         assert_eq!(get(&d, "donorLocalAmount"), "11.75");
@@ -121,8 +101,9 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn event_pages_fixture_with_in_memory_person_and_negative_date() {
-        let p = decode_body::<EventPages>(
+        let p = decode_body(
             &include_str!("../../tests/fixtures/event-pages.json").into(),
+            EventPages::SHAPE,
         )
         .unwrap();
         assert_eq!(get(&p, "eventId"), 4711.0);
@@ -139,10 +120,11 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn absent_and_null_fields_get_null_or_their_default() {
-        let d = decode_body::<Donation>(
+        let d = decode_body(
             &r#"{"ID": 7, "STATUS": "accepted", "source": "Carrier pigeon", "amount": 25.5,
                 "donationRef": null, "donorDisplayName": null}"#
                 .into(),
+            Donation::SHAPE,
         )
         .unwrap();
         assert_eq!(get(&d, "id"), 7.0);
@@ -162,10 +144,11 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn a_null_member_gives_way_to_another_casing_and_absent_ones_are_found_in_any() {
-        let d = decode_body::<Donation>(
+        let d = decode_body(
             &r#"{"id": null, "ID": 7, "Amount": "2.50", "donationRef": null, "DONATIONREF": null,
                 "message": null, "MESSAGE": "hi", "status": null}"#
                 .into(),
+            Donation::SHAPE,
         )
         .unwrap();
         // `id` is null and `ID` is not: the service reads 7.
@@ -180,15 +163,18 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn objects_of_a_list_with_the_same_or_other_names_each_get_their_own_casing() {
-        let p = decode_body::<EventPages>(
+        let p = decode_body(
             &r#"{"eventId": 1, "fundraisingPages": [
                 {"pageId": 1, "pageTitle": null, "PageTitle": "A", "smsCode": null},
                 {"pageId": 2, "pageTitle": null, "PageTitle": "B", "smsCode": null},
                 {"pageId": 3, "pageTitle": null, "smsCode": "S"},
                 {"pageId": 4, "PAGETITLE": "D", "smsCode": null},
-                {"pageId": 5, "pageTitle": null, "PageTitle": "E", "smsCode": null}
+                {"pageId": 5, "pageTitle": null, "PageTitle": "E", "smsCode": null},
+                {"smsCode": "F", "PageTitle": "F", "pageTitle": null, "pageId": 6},
+                {"pageId": 7, "pageTitle": "G", "PageTitle": "X", "smsCode": null}
             ]}"#
             .into(),
+            EventPages::SHAPE,
         )
         .unwrap();
         let pages = get(&p, "fundraisingPages").dyn_into::<Array>().unwrap();
@@ -199,6 +185,12 @@ mod tests {
         assert_eq!(get(&pages.get(2), "smsCode"), "S");
         assert_eq!(title(3), "D");
         assert_eq!(title(4), "E");
+        // The same names in another order, then the first order again.
+        assert_eq!(title(5), "F");
+        assert_eq!(get(&pages.get(5), "smsCode"), "F");
+        assert_eq!(get(&pages.get(5), "pageId"), 6.0);
+        assert_eq!(title(6), "G");
+        assert_eq!(get(&pages.get(6), "pageId"), 7.0);
     }
 
     #[wasm_bindgen_test]

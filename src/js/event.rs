@@ -1,12 +1,16 @@
-//! The argument of `createEvent` as core's [`Event`], read by serde-wasm-bindgen. Dates may be
+//! `createEvent`, and its argument as core's [`Event`], read by serde-wasm-bindgen. Dates may be
 //! JS `Date`s (the natural form in JS) or the service's own strings (`"/Date(ms+0000)/"`);
 //! each `Date` member is first written as that string, so one serde form reads both.
 
 use fundraising_core::model::Event;
 use fundraising_core::ServiceDate;
-use js_sys::{Object, Reflect};
+use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
+use super::client::FundraisingClient;
+use super::decode::decode;
+use super::options::CallOptions;
+use super::promise::promise;
 use crate::convert::from_js;
 use crate::Error;
 
@@ -35,4 +39,26 @@ pub(crate) fn event_from_js(value: &JsValue) -> Result<Event, Error> {
         let _ = Reflect::set(&copy, &key, &member);
     }
     from_js(copy.into(), "event")
+}
+
+#[wasm_bindgen]
+impl FundraisingClient {
+    /// `POST /{appId}/v1/event/` (never retried).
+    #[wasm_bindgen(js_name = createEvent, unchecked_return_type = "Promise<EventCreated>")]
+    pub fn create_event(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Event")] event: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: Option<Object>,
+    ) -> Promise {
+        let client = self.client.clone();
+        let options = CallOptions::read(options);
+        let event = event_from_js(&event);
+        promise(async move {
+            let options = options?;
+            let answer = client
+                .create_event_answer(&event?, options.signal.as_ref())
+                .await?;
+            decode::<fundraising_core::model::EventCreated>(&answer)
+        })
+    }
 }

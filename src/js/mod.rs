@@ -4,11 +4,23 @@
 //! builds turn on: a Rust app that depends on the crate gets none of it. (Public for the tests
 //! of the JS surface; JavaScript reaches it through the npm package.)
 
+#[cfg(feature = "campaign")]
+mod campaign;
 mod client;
+#[cfg(any(
+    feature = "campaign",
+    feature = "donation",
+    feature = "events",
+    feature = "pages"
+))]
 mod decode;
+#[cfg(feature = "donation")]
+mod donation;
 mod error;
+#[cfg(feature = "events")]
 mod event;
 mod options;
+#[cfg(feature = "pages")]
 mod pages;
 mod promise;
 #[cfg(feature = "signin")]
@@ -16,6 +28,7 @@ mod session;
 mod typescript;
 
 pub use client::FundraisingClient;
+#[cfg(feature = "pages")]
 pub use pages::EventPagesIterator;
 
 use wasm_bindgen::prelude::*;

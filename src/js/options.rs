@@ -7,8 +7,7 @@
 use std::time::Duration;
 
 use fundraising_core::shape::{Record, TypeScript};
-use js_sys::Function;
-use serde::Deserializer;
+use js_sys::{Function, Object};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
@@ -26,7 +25,16 @@ pub(crate) fn milliseconds(ms: f64, name: &str, zero_allowed: bool) -> Result<Du
     }
 }
 
+/// A string argument of a JS call; `invalid_argument` naming it otherwise.
+#[cfg(any(feature = "campaign", feature = "donation"))]
+pub(crate) fn text_argument(value: &JsValue, name: &str) -> Result<String, Error> {
+    value
+        .as_string()
+        .ok_or_else(|| Error::invalid(name, "expected a string"))
+}
+
 /// An optional page number or page size of a JS call, by core's rule for `f64`s.
+#[cfg(feature = "pages")]
 fn page_number(
     value: Option<f64>,
     rule: fn(f64) -> Result<u32, fundraising_core::Error>,
@@ -45,12 +53,15 @@ pub(crate) struct ClientOptions {
     /// The service's base address for resource calls (`{base_url}`).
     pub base_url: String,
     /// The identity server's address (`{auth_url}`); needed to sign in.
+    #[cfg(feature = "signin")]
     pub auth_url: Option<String>,
     /// The application's registered home page, where sign-in returns; needed to sign in.
+    #[cfg(feature = "signin")]
     pub redirect_uri: Option<String>,
     /// The companion's address, which redeems codes and refreshes tokens; needed to sign in.
     pub companion_url: Option<String>,
     /// Scopes to ask for; `openid` and `profile` are always added.
+    #[cfg(feature = "signin")]
     pub scopes: Option<Vec<String>>,
     /// Time limit of each request in milliseconds (default 10000).
     pub timeout_ms: Option<f64>,
@@ -69,6 +80,7 @@ pub(crate) struct CallOptions {
 }
 
 /// Options of `getEventPages`.
+#[cfg(feature = "pages")]
 #[allow(dead_code)] // the declaration of the options; read through `Given`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
@@ -83,6 +95,7 @@ pub(crate) struct PageOptions {
 }
 
 /// Options of `eventPages`.
+#[cfg(feature = "pages")]
 #[allow(dead_code)] // the declaration of the options; read through `Given`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
@@ -116,6 +129,7 @@ pub(crate) struct SignInOptions {
 }
 
 /// Options of `waitForDonation`.
+#[cfg(feature = "donation")]
 #[allow(dead_code)] // the declaration of the options; read through `Given`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
@@ -131,9 +145,11 @@ pub(crate) struct WaitOptions {
 }
 
 /// A JS function, declared in TypeScript as `StatusCallback`.
+#[cfg(feature = "donation")]
 pub(crate) type StatusCallback = Function;
 
 /// The declaration of `StatusCallback`.
+#[cfg(feature = "donation")]
 #[allow(dead_code)] // read by the `typescript_custom_section` in typescript.rs
 pub(crate) const STATUS_CALLBACK_TS: &str = "/** Called by `waitForDonation` with the donation's new status and the donation. */\nexport type StatusCallback = (status: DonationStatus, donation: Donation) => void;\n";
 
@@ -146,60 +162,75 @@ pub(crate) const STATUS_CALLBACK_TS: &str = "/** Called by `waitForDonation` wit
 pub(crate) struct Given {
     app_id: Option<String>,
     base_url: Option<String>,
+    #[cfg(feature = "signin")]
     auth_url: Option<String>,
+    #[cfg(feature = "signin")]
     redirect_uri: Option<String>,
     companion_url: Option<String>,
+    #[cfg(feature = "signin")]
     scopes: Option<Vec<String>>,
     timeout_ms: Option<f64>,
     bff: Option<bool>,
+    #[cfg(feature = "pages")]
     page: Option<f64>,
+    #[cfg(feature = "pages")]
     page_size: Option<f64>,
+    #[cfg(feature = "signin")]
     prompt: Option<String>,
+    #[cfg(feature = "signin")]
     login_hint: Option<String>,
+    #[cfg(feature = "signin")]
     return_path: Option<String>,
-    #[serde(default, deserialize_with = "signal")]
+}
+
+/// An options object as read: its plain members, and those that are JS objects kept as they
+/// are (read apart, so the tree reader never walks into them).
+#[derive(Default)]
+struct Read {
+    given: Given,
     signal: Option<AbortSignal>,
-    #[serde(default, deserialize_with = "callback")]
+    #[cfg(feature = "donation")]
     on_status: Option<Function>,
 }
 
-/// A member kept as the JS object it is (`serde_wasm_bindgen::preserve`), if it is a `T`.
-fn preserved<'de, D: Deserializer<'de>, T: JsCast>(
-    deserializer: D,
-    expected: &'static str,
-) -> Result<Option<T>, D::Error> {
-    let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
+/// The member `name` of `options`, if it is a `T`; `invalid_argument` naming it when it is
+/// something else (`undefined` and `null` are none).
+fn object_member<T: JsCast>(
+    options: &JsValue,
+    name: &str,
+    expected: &str,
+) -> Result<Option<T>, Error> {
+    let value =
+        js_sys::Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
     value
         .dyn_into::<T>()
         .map(Some)
-        .map_err(|_| serde::de::Error::custom(expected))
-}
-
-fn signal<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<AbortSignal>, D::Error> {
-    preserved(deserializer, "signal: expected an AbortSignal")
-}
-
-fn callback<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Function>, D::Error> {
-    preserved(deserializer, "onStatus: expected a function")
+        .map_err(|_| Error::invalid(name, expected))
 }
 
 /// Reads an options object; `undefined` and `null` are "no options".
-fn given(value: Option<JsValue>) -> Result<Given, Error> {
+fn given(value: Option<JsValue>) -> Result<Read, Error> {
     match value {
         Some(value) if !value.is_undefined() && !value.is_null() => {
             if !value.is_object() {
                 return Err(Error::invalid("options", "expected an object"));
             }
-            from_js(value, "options")
+            Ok(Read {
+                signal: object_member(&value, "signal", "expected an AbortSignal")?,
+                #[cfg(feature = "donation")]
+                on_status: object_member(&value, "onStatus", "expected a function")?,
+                given: from_js(value, "options")?,
+            })
         }
-        _ => Ok(Given::default()),
+        _ => Ok(Read::default()),
     }
 }
 
 /// The options of `getEventPages` as the Rust API takes them: page and page size checked.
+#[cfg(feature = "pages")]
 pub(crate) struct Paging {
     pub page: Option<u32>,
     pub page_size: Option<u32>,
@@ -207,6 +238,7 @@ pub(crate) struct Paging {
 }
 
 /// The options of `waitForDonation` as the Rust API takes them.
+#[cfg(feature = "donation")]
 pub(crate) struct Waiting {
     pub timeout: Option<Duration>,
     pub signal: Option<AbortSignal>,
@@ -215,53 +247,55 @@ pub(crate) struct Waiting {
 
 impl CallOptions {
     /// A call's optional options object.
-    pub(crate) fn read(value: Option<JsValue>) -> Result<Self, Error> {
+    pub(crate) fn read(value: Option<Object>) -> Result<Self, Error> {
         Ok(CallOptions {
-            signal: given(value)?.signal,
+            signal: given(value.map(JsValue::from))?.signal,
         })
     }
 }
 
+#[cfg(feature = "pages")]
 impl PageOptions {
     /// The options of `getEventPages`.
-    pub(crate) fn read(value: Option<JsValue>) -> Result<Paging, Error> {
-        let given = given(value)?;
+    pub(crate) fn read(value: Option<Object>) -> Result<Paging, Error> {
+        let read = given(value.map(JsValue::from))?;
         Ok(Paging {
-            page: page_number(given.page, fundraising_core::validate::number::page)?,
+            page: page_number(read.given.page, fundraising_core::validate::number::page)?,
             page_size: page_number(
-                given.page_size,
+                read.given.page_size,
                 fundraising_core::validate::number::page_size,
             )?,
-            signal: given.signal,
+            signal: read.signal,
         })
     }
 }
 
+#[cfg(feature = "pages")]
 impl PagesOptions {
     /// The options of `eventPages`: its page size and signal.
-    pub(crate) fn read(
-        value: Option<JsValue>,
-    ) -> Result<(Option<u32>, Option<AbortSignal>), Error> {
-        let given = given(value)?;
+    pub(crate) fn read(value: Option<Object>) -> Result<(Option<u32>, Option<AbortSignal>), Error> {
+        let read = given(value.map(JsValue::from))?;
         let page_size = page_number(
-            given.page_size,
+            read.given.page_size,
             fundraising_core::validate::number::page_size,
         )?;
-        Ok((page_size, given.signal))
+        Ok((page_size, read.signal))
     }
 }
 
+#[cfg(feature = "donation")]
 impl WaitOptions {
     /// The options of `waitForDonation`.
-    pub(crate) fn read(value: Option<JsValue>) -> Result<Waiting, Error> {
-        let given = given(value)?;
+    pub(crate) fn read(value: Option<Object>) -> Result<Waiting, Error> {
+        let read = given(value.map(JsValue::from))?;
         Ok(Waiting {
-            timeout: given
+            timeout: read
+                .given
                 .timeout_ms
                 .map(|ms| milliseconds(ms, "timeoutMs", true))
                 .transpose()?,
-            signal: given.signal,
-            on_status: given.on_status,
+            signal: read.signal,
+            on_status: read.on_status,
         })
     }
 }
@@ -272,22 +306,32 @@ impl ClientOptions {
         if !value.is_object() {
             return Err(Error::invalid("options", "expected an object"));
         }
-        let given = given(Some(value))?;
+        let read = given(Some(value))?;
         let required = |value: Option<String>, name: &str| {
             value.ok_or_else(|| Error::invalid(name, "is missing"))
         };
         Ok(crate::ClientOptions {
-            app_id: required(given.app_id, "appId")?,
-            base_url: required(given.base_url, "baseUrl")?,
-            auth_url: given.auth_url,
-            redirect_uri: given.redirect_uri,
-            companion_url: given.companion_url,
-            scopes: given.scopes.unwrap_or_default(),
-            timeout: given
+            app_id: required(read.given.app_id, "appId")?,
+            base_url: required(read.given.base_url, "baseUrl")?,
+            #[cfg(feature = "signin")]
+            auth_url: read.given.auth_url,
+            #[cfg(feature = "signin")]
+            redirect_uri: read.given.redirect_uri,
+            #[cfg(not(feature = "signin"))]
+            auth_url: None,
+            #[cfg(not(feature = "signin"))]
+            redirect_uri: None,
+            companion_url: read.given.companion_url,
+            #[cfg(feature = "signin")]
+            scopes: read.given.scopes.unwrap_or_default(),
+            #[cfg(not(feature = "signin"))]
+            scopes: Vec::new(),
+            timeout: read
+                .given
                 .timeout_ms
                 .map(|ms| milliseconds(ms, "timeoutMs", false))
                 .transpose()?,
-            bff: given.bff.unwrap_or(false),
+            bff: read.given.bff.unwrap_or(false),
         })
     }
 }
@@ -296,19 +340,20 @@ impl ClientOptions {
 impl SignInOptions {
     /// The Rust API's sign-in options and the signal.
     pub(crate) fn read(
-        value: Option<JsValue>,
+        value: Option<Object>,
     ) -> Result<(crate::SignInOptions, Option<AbortSignal>), Error> {
-        let given = given(value)?;
+        let read = given(value.map(JsValue::from))?;
         let options = crate::SignInOptions {
-            scopes: given.scopes,
-            prompt: given.prompt,
-            login_hint: given.login_hint,
-            return_path: given.return_path,
-            timeout: given
+            scopes: read.given.scopes,
+            prompt: read.given.prompt,
+            login_hint: read.given.login_hint,
+            return_path: read.given.return_path,
+            timeout: read
+                .given
                 .timeout_ms
                 .map(|ms| milliseconds(ms, "timeoutMs", true))
                 .transpose()?,
         };
-        Ok((options, given.signal))
+        Ok((options, read.signal))
     }
 }

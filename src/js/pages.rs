@@ -1,4 +1,4 @@
-//! `eventPages`: the walk over every fundraising page summary of an event, as a JS async
+//! `getEventPages`, and `eventPages`: the walk over every fundraising page summary of an event, as a JS async
 //! iterator.
 
 use std::cell::RefCell;
@@ -6,13 +6,15 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use fundraising_core::model::EventPages;
-use js_sys::{Array, Promise, Reflect};
+use js_sys::{Array, Object, Promise, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
+use super::client::FundraisingClient;
 use super::decode::decode;
-use super::promise::spawn;
+use super::options::{PageOptions, PagesOptions};
+use super::promise::{promise, spawn};
 use crate::convert::to_js;
 use crate::http::HttpResponse;
 use crate::pages::{Pages, DEFAULT_PAGE_SIZE};
@@ -100,4 +102,58 @@ struct Step {
 
 fn result(value: JsValue, done: bool) -> JsValue {
     to_js(&Step { value, done })
+}
+
+/// The event id argument, by core's rule for numbers.
+fn event_id_argument(value: &JsValue) -> Result<i32, Error> {
+    let number = value
+        .as_f64()
+        .ok_or_else(|| Error::invalid("eventId", "expected a number"))?;
+    Ok(fundraising_core::validate::number::event_id(number)?)
+}
+
+#[wasm_bindgen]
+impl FundraisingClient {
+    /// `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`.
+    #[wasm_bindgen(js_name = getEventPages, unchecked_return_type = "Promise<EventPages>")]
+    pub fn get_event_pages(
+        &self,
+        #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageOptions")] options: Option<Object>,
+    ) -> Promise {
+        let client = self.client.clone();
+        let options = PageOptions::read(options);
+        promise(async move {
+            let options = options?;
+            let event_id = event_id_argument(&event_id)?;
+            let answer = client
+                .event_pages_answer(
+                    event_id,
+                    options.page,
+                    options.page_size,
+                    options.signal.as_ref(),
+                )
+                .await?;
+            decode::<fundraising_core::model::EventPages>(&answer)
+        })
+    }
+
+    /// Every FundraisingPageSummary of the event, page after page, as an async iterator
+    /// (`for await (const page of client.eventPages(1001)) ...`). Throws `invalid_argument`
+    /// at once for bad arguments.
+    #[wasm_bindgen(js_name = eventPages, unchecked_return_type = "AsyncIterableIterator<FundraisingPageSummary>")]
+    pub fn event_pages(
+        &self,
+        #[wasm_bindgen(js_name = eventId, unchecked_param_type = "number")] event_id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PagesOptions")] options: Option<Object>,
+    ) -> Result<JsValue, JsValue> {
+        let (page_size, signal) = PagesOptions::read(options)?;
+        let event_id = event_id_argument(&event_id)?;
+        Ok(EventPagesIterator::start(
+            self.client.clone(),
+            event_id,
+            page_size,
+            signal,
+        )?)
+    }
 }

@@ -9,8 +9,12 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CustomEvent, CustomEventInit, EventTarget};
 
 use crate::convert::to_js;
-use crate::js::decode::date;
-use crate::{SessionChange, SessionState};
+use crate::{JsDate, SessionChange, SessionState};
+
+/// Serializes a date as a JS `Date` (`#[serde(serialize_with = "date")]`).
+fn date<S: serde::Serializer>(date: &ServiceDate, serializer: S) -> Result<S::Ok, S::Error> {
+    serde_wasm_bindgen::preserve::serialize(&date.to_js_date(), serializer)
+}
 
 /// The current sign-in: who signed in and until when, and (in token-mediating mode) the
 /// short-lived access token. The refresh token stays in the companion's HttpOnly cookie; in

@@ -7,7 +7,11 @@ use fundraising_core::model::*;
 use fundraising_core::shape::Declared;
 use wasm_bindgen::prelude::*;
 
-use super::options::{CallOptions, ClientOptions, PageOptions, PagesOptions, WaitOptions};
+#[cfg(feature = "donation")]
+use super::options::WaitOptions;
+use super::options::{CallOptions, ClientOptions};
+#[cfg(feature = "pages")]
+use super::options::{PageOptions, PagesOptions};
 #[cfg(feature = "signin")]
 use super::{options::SignInOptions, session::Session};
 
@@ -22,32 +26,35 @@ macro_rules! declare {
     };
 }
 
+declare!(ClientOptions, CallOptions);
+
+#[cfg(feature = "campaign")]
 declare!(
     Campaign,
     CurrencyDto,
     CampaignDonationSummary,
-    Donation,
-    Event,
-    EventCreated,
-    Link,
-    ErrorDetail,
+    CampaignStatus
+);
+
+#[cfg(feature = "donation")]
+declare!(Donation, DonationStatus, DonationSource, WaitOptions);
+
+#[cfg(feature = "donation")]
+#[wasm_bindgen(typescript_custom_section)]
+const STATUS_CALLBACK: &str = super::options::STATUS_CALLBACK_TS;
+
+#[cfg(feature = "events")]
+declare!(Event, EventType, EventCreated, Link, ErrorDetail);
+
+#[cfg(feature = "pages")]
+declare!(
     EventPages,
     FundraisingPageSummary,
     InMemoryPerson,
-    DonationStatus,
-    DonationSource,
-    EventType,
-    CampaignStatus,
     PageStatus,
-    ClientOptions,
-    CallOptions,
     PageOptions,
-    PagesOptions,
-    WaitOptions,
+    PagesOptions
 );
 
 #[cfg(feature = "signin")]
 declare!(SignInOptions, Session, fundraising_core::companion::Profile);
-
-#[wasm_bindgen(typescript_custom_section)]
-const STATUS_CALLBACK: &str = super::options::STATUS_CALLBACK_TS;

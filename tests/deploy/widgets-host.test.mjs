@@ -52,13 +52,13 @@ test("the element scripts: CORS, revalidated, brotli from the .br copy", async (
 });
 
 test("the hashed wasm: application/wasm, immutable, brotli", async () => {
-  const { light } = await import(pathToFileURL(join(widgets, "pkg", "assets.js")).href);
-  const { res, body } = await get(`pkg/${light.wasm}`);
+  const { widgets: build } = await import(pathToFileURL(join(widgets, "pkg", "assets.js")).href);
+  const { res, body } = await get(`pkg/${build.wasm}`);
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers["content-type"], "application/wasm");
   assert.equal(res.headers["access-control-allow-origin"], "*");
   assert.equal(res.headers["cross-origin-resource-policy"], "cross-origin");
   assert.match(res.headers["cache-control"], /max-age=31536000, immutable/);
   assert.equal(res.headers["content-encoding"], "br");
-  assert.ok(brotliDecompressSync(body).equals(readFileSync(join(widgets, "pkg", light.wasm))));
+  assert.ok(brotliDecompressSync(body).equals(readFileSync(join(widgets, "pkg", build.wasm))));
 });

@@ -45,9 +45,9 @@ test("dist/widgets holds the elements and one build of the package, and nothing 
 
   // What widget.js and donation-return.js reach: their modules, assets.js, and the build it names.
   const assets = await import(pathToFileURL(join(dir, "pkg", "assets.js")).href);
-  assert.deepEqual(Object.keys(assets), ["light"], "assets.js names the light build alone");
+  assert.deepEqual(Object.keys(assets), ["widgets"], "assets.js names the widgets' build alone");
   const reached = new Set();
-  const queue = ["widget.js", "donation-return.js", `pkg/${assets.light.js}`, `pkg/${assets.light.wasm}`];
+  const queue = ["widget.js", "donation-return.js", `pkg/${assets.widgets.js}`, `pkg/${assets.widgets.wasm}`];
   while (queue.length > 0) {
     const file = posix.normalize(queue.shift());
     if (reached.has(file)) continue;
@@ -72,8 +72,8 @@ test("dist/widgets holds the elements and one build of the package, and nothing 
       if (existsSync(copy)) assert.ok(decode(readFileSync(copy)).equals(bytes), `${file}.${ext} holds other bytes`);
     }
   }
-  // The light build's bytes are the npm package's own.
-  assert.ok(readFileSync(join(dir, "pkg", assets.light.wasm)).equals(readFileSync(join(root, "pkg", assets.light.wasm))));
+  // The widgets' build's bytes are the npm package's own.
+  assert.ok(readFileSync(join(dir, "pkg", assets.widgets.wasm)).equals(readFileSync(join(root, "pkg", assets.widgets.wasm))));
 });
 
 let companion;
@@ -108,7 +108,7 @@ test("the companion serves dist/widgets to a partner's page with the headers the
   assert.equal(widget.headers.get("content-encoding"), "br");
 
   const assets = await import(pathToFileURL(join(dir, "pkg", "assets.js")).href);
-  const wasm = await fetch(`${base}/pkg/${assets.light.wasm}`, { headers: partner });
+  const wasm = await fetch(`${base}/pkg/${assets.widgets.wasm}`, { headers: partner });
   assert.equal(wasm.status, 200);
   assert.equal(wasm.headers.get("content-type"), "application/wasm");
   assert.equal(wasm.headers.get("access-control-allow-origin"), "*");
@@ -116,6 +116,6 @@ test("the companion serves dist/widgets to a partner's page with the headers the
   assert.match(wasm.headers.get("cache-control"), /max-age=31536000, immutable/);
   assert.match(wasm.headers.get("vary") ?? "", /accept-encoding/i);
   const body = Buffer.from(await wasm.arrayBuffer());
-  assert.ok(body.equals(readFileSync(join(dir, "pkg", assets.light.wasm))), "the wasm's bytes");
+  assert.ok(body.equals(readFileSync(join(dir, "pkg", assets.widgets.wasm))), "the wasm's bytes");
   assert.equal((await fetch(`${base}/index.html`)).status, 404, "no page is hosted");
 });

@@ -1,7 +1,8 @@
-//! JSON in the service's shapes: core's one decoder ([`Shaped`], walked by every part: natively
-//! here, in the browser over `JSON.parse`), and encoding that writes what the service sends
-//! (the sandbox uses it).
+//! JSON in the service's shapes: core's one decoder ([`decode_tree`], walked by every part:
+//! natively here, in the browser over `JSON.parse`), a serde reader of parsed trees
+//! ([`from_node`]), and encoding that writes what the service sends (the sandbox uses it).
 
+mod de;
 mod node;
 mod service_shape;
 mod shaped;
@@ -12,13 +13,14 @@ use serde_json::Value;
 use crate::shape::Model;
 use crate::Error;
 
-pub use node::{member, member_as_stated, Casings, DecodeTarget, JsonNode};
+pub use de::{from_node, DeError};
+pub use node::{member, member_as_stated, Casings, JsonNode};
 pub use service_shape::{
     campaign_to_service_json, escape_slashes, event_pages_to_service_json, to_service_text,
 };
-pub use shaped::Shaped;
+pub use shaped::{decode_request_tree, decode_tree, Build};
 
-/// Decodes a JSON document into the model `T` by the service's rules (see [`Shaped`]): field
+/// Decodes a JSON document into the model `T` by the service's rules (see [`decode_tree`]): field
 /// names match ASCII case-insensitively (`CampaignGuid`, `campaignGuid` and `campaignguid` are
 /// the same field), unknown fields are ignored and `null` members count as absent.
 ///
@@ -36,13 +38,13 @@ pub fn decode<T: Model + DeserializeOwned>(text: &str) -> Result<T, Error> {
 /// dates only as the value `/Date(ms[±hhmm])/` (a literal backslash, or any other form, is
 /// an error naming the field). The sandbox reads requests with it.
 pub fn decode_request<T: Model + DeserializeOwned>(value: &Value) -> Result<T, Error> {
-    let normalized = serde_json::to_value(Shaped::request(value, T::SHAPE))?;
+    let normalized = decode_request_tree(value, T::SHAPE)?;
     Ok(serde_json::from_value(normalized)?)
 }
 
 /// Like [`decode`], from an already parsed [`Value`].
 pub fn decode_value<T: Model + DeserializeOwned>(value: &Value) -> Result<T, Error> {
-    let normalized = serde_json::to_value(Shaped::new(value, T::SHAPE))?;
+    let normalized = decode_tree(value, T::SHAPE)?;
     Ok(serde_json::from_value(normalized)?)
 }
 

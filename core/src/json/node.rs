@@ -5,9 +5,10 @@
 
 use std::cell::RefCell;
 
-use serde::Serializer;
 use serde_json::Value;
 
+use super::shaped::Build;
+use crate::shape::Shape;
 use crate::ServiceDate;
 
 /// Read access to one node of a parsed JSON tree.
@@ -18,6 +19,10 @@ pub trait JsonNode: Sized {
 
     /// The text of a JSON string (as is), `None` for anything else.
     fn string(&self) -> Option<String>;
+    /// True for a JSON string.
+    fn is_string(&self) -> bool {
+        self.string().is_some()
+    }
     /// The value of a JSON number, `None` for anything else.
     fn number(&self) -> Option<f64>;
     /// The text of a JSON number, `None` for anything else.
@@ -44,6 +49,12 @@ pub trait JsonNode: Sized {
     fn member(&self, name: &'static str) -> Option<Self> {
         member(self, name, &Casings::default())
     }
+
+    /// The member named exactly as field `index` of `shape`: [`JsonNode::get`] of its name. A
+    /// tree may answer it faster, knowing where the objects of one shape keep that member.
+    fn get_field(&self, shape: &'static Shape, index: usize) -> Option<Self> {
+        self.get(shape.fields.get(index)?.name)
+    }
 }
 
 /// The member `name` of `node` as the service's casing rules read it: the member of exactly
@@ -52,9 +63,8 @@ pub trait JsonNode: Sized {
 /// counts as absent.
 ///
 /// `casings` remembers the names of the last object asked about: the objects of a list usually
-/// have the same names, and then only the first one's are read (in the browser, a call into
-/// JavaScript and a copy of each name). Reuse one [`Casings`] across the objects of one
-/// document.
+/// have the same names, and then only the first one's are read (in the browser, a copy of each
+/// name). Reuse one [`Casings`] across the objects of one document.
 ///
 /// ```
 /// use fundraising_core::json::{member, Casings, JsonNode};
@@ -66,7 +76,29 @@ pub trait JsonNode: Sized {
 /// assert_eq!(member(&b, "summary", &casings), None);
 /// ```
 pub fn member<N: JsonNode>(node: &N, name: &'static str, casings: &Casings<N::Names>) -> Option<N> {
-    if let Some(value) = node.get(name) {
+    member_with(node, name, node.get(name), casings)
+}
+
+/// [`member`] of field `index` of `shape` (the exact name looked up with
+/// [`JsonNode::get_field`]).
+pub fn field_member<N: JsonNode>(
+    node: &N,
+    shape: &'static Shape,
+    index: usize,
+    casings: &Casings<N::Names>,
+) -> Option<N> {
+    let name = shape.fields.get(index)?.name;
+    member_with(node, name, node.get_field(shape, index), casings)
+}
+
+/// The rule of [`member`], `exact` being the member of exactly that name.
+fn member_with<N: JsonNode>(
+    node: &N,
+    name: &'static str,
+    exact: Option<N>,
+    casings: &Casings<N::Names>,
+) -> Option<N> {
+    if let Some(value) = exact {
         if !value.is_null() {
             return Some(value);
         }
@@ -111,22 +143,10 @@ impl<Names> Default for Casings<Names> {
     }
 }
 
-/// One object's names: as the tree compares them, and as text.
+/// One object's names: as the tree compares them, and as text to compare casings with.
 struct Known<Names> {
     names: Names,
     list: Vec<String>,
-}
-
-/// A tree that can write what core's decoder passes through: members whose shape the spec
-/// does not show (as they are) and dates (as the platform's date value).
-pub trait DecodeTarget: JsonNode {
-    /// Serializes this node as the string it is, or `None` when it is no string. (In the
-    /// browser the JS string passes through without a copy into Rust and back.)
-    fn serialize_string<S: Serializer>(&self, serializer: S) -> Option<Result<S::Ok, S::Error>>;
-    /// Serializes this node unchanged.
-    fn serialize_free<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>;
-    /// Serializes a date read from the tree.
-    fn serialize_date<S: Serializer>(date: ServiceDate, serializer: S) -> Result<S::Ok, S::Error>;
 }
 
 impl JsonNode for Value {
@@ -180,18 +200,49 @@ impl JsonNode for Value {
     }
 }
 
-impl DecodeTarget for Value {
-    fn serialize_string<S: Serializer>(&self, serializer: S) -> Option<Result<S::Ok, S::Error>> {
-        Some(serializer.serialize_str(self.as_str()?))
+impl Build for Value {
+    type Out = Value;
+
+    fn keep(&self) -> Value {
+        self.clone()
     }
 
-    fn serialize_free<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serde::Serialize::serialize(self, serializer)
+    fn new_null() -> Value {
+        Value::Null
+    }
+
+    fn new_text(text: &str) -> Value {
+        Value::String(text.to_owned())
+    }
+
+    fn new_number(n: f64) -> Value {
+        Value::from(n)
+    }
+
+    fn new_integer(n: i64) -> Value {
+        Value::from(n)
+    }
+
+    fn new_boolean(b: bool) -> Value {
+        Value::Bool(b)
     }
 
     /// The date in the serde form of [`ServiceDate`], keeping the offset it was sent with.
-    fn serialize_date<S: Serializer>(date: ServiceDate, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&date.to_json_string_as_sent())
+    fn new_date(date: ServiceDate) -> Value {
+        Value::String(date.to_json_string_as_sent())
+    }
+
+    fn new_object(_node: Option<&Value>, shape: &'static Shape, values: Vec<Value>) -> Value {
+        let members = shape.fields.iter().map(|f| f.name.to_owned()).zip(values);
+        Value::Object(members.collect())
+    }
+
+    fn new_list(_node: &Value, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    fn new_empty_list() -> Value {
+        Value::Array(Vec::new())
     }
 }
 
