@@ -83,6 +83,12 @@ build_variant() {
     cargo build -q --release --target wasm32-unknown-unknown -p fundraising-client "$@"
   fi
   local raw="$target_dir/wasm32-unknown-unknown/release/$name.wasm"
+  # Each build's wasm before wasm-bindgen, kept by build (full, light, widgets): the next build
+  # overwrites $raw, and tests/node/rust-app.test.mjs reads the full build's export names here.
+  local label=full
+  [ "$dir" != "$out" ] && label=$(basename "$dir")
+  mkdir -p "$root/target/pkg-raw"
+  cp "$raw" "$root/target/pkg-raw/$label.wasm"
 
   wasm-bindgen --target web --out-dir "$dir" "$raw"
 
