@@ -364,6 +364,38 @@ async fn only_files_inside_the_root_are_served_and_never_hidden_ones() {
 }
 
 #[tokio::test]
+async fn a_folder_built_after_the_start_is_served_and_a_release_link_is_followed_when_switched() {
+    // `--static-dir dist` names a folder a build writes while the companion already runs (a
+    // test runner's `npm run build`), and a deployment's `current` link moves between releases.
+    let base = tempfile::tempdir().unwrap();
+    let mut s = settings("http://127.0.0.1:9");
+    s.static_dir = Some(base.path().join("dist"));
+    s.pkg_dir = Some(base.path().join("current"));
+    let companion = start_companion(s).await;
+    assert_eq!(fetch(&companion, "/index.html", &[]).await.status, 404);
+    assert_eq!(fetch(&companion, "/pkg/app.js", &[]).await.status, 404);
+
+    std::fs::create_dir(base.path().join("dist")).unwrap();
+    std::fs::write(base.path().join("dist/index.html"), "built").unwrap();
+    let page = fetch(&companion, "/", &[]).await;
+    assert_eq!((page.status, page.body.as_slice()), (200, &b"built"[..]));
+
+    for release in ["v1", "v2"] {
+        let folder = base.path().join(release);
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("app.js"), format!("// {release}")).unwrap();
+        let _ = std::fs::remove_file(base.path().join("current"));
+        std::os::unix::fs::symlink(&folder, base.path().join("current")).unwrap();
+        let script = fetch(&companion, "/pkg/app.js", &[]).await;
+        assert_eq!(script.status, 200, "{release}");
+        assert_eq!(
+            String::from_utf8_lossy(&script.body),
+            format!("// {release}")
+        );
+    }
+}
+
+#[tokio::test]
 async fn every_static_answer_carries_the_csp_and_svg_or_xhtml_run_no_inline_script() {
     let h = companion_with_hostile_files().await;
     for path in [

@@ -100,17 +100,19 @@ pub const MAX_PATH: usize = 2048;
 /// Longest path segment (a file name on common file systems); longer is 404.
 pub const MAX_SEGMENT: usize = 255;
 
-/// The folder a file service serves, as its canonical path (links resolved).
+/// The folder a file service serves. Its canonical path (links resolved) is looked up on each
+/// request: the folder may appear after the start (a build writing it while the companion
+/// already runs) or be a link that a deployment points at a new release.
 #[derive(Debug, Clone)]
 pub struct Root {
-    canonical: Option<Arc<PathBuf>>,
+    folder: Arc<PathBuf>,
 }
 
 impl Root {
-    /// The root `folder` (a folder that does not exist serves nothing).
+    /// The root `folder` (while it does not exist, it serves nothing).
     pub fn new(folder: &Path) -> Self {
         Self {
-            canonical: std::fs::canonicalize(folder).ok().map(Arc::new),
+            folder: Arc::new(folder.to_path_buf()),
         }
     }
 }
@@ -174,10 +176,10 @@ pub async fn guard_path(State(root): State<Root>, request: Request, next: Next) 
     if is_ambiguous_path(path) || is_ambiguous_path(original.path()) {
         return StatusCode::NOT_FOUND.into_response();
     }
-    let Some(folder) = root.canonical.as_deref() else {
+    let Ok(folder) = tokio::fs::canonicalize(root.folder.as_path()).await else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    match resolve(folder, path).await {
+    match resolve(&folder, path).await {
         Ok(_) => next.run(request).await,
         Err(true) => {
             let location = match original.query() {
