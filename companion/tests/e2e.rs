@@ -12,7 +12,7 @@
 mod common;
 
 use common::browser::{sign_in, FULL_SCOPE};
-use common::{Reply, HOME, ORIGIN, SECRET};
+use common::{post_to, Reply, HOME, ORIGIN, SECRET};
 use serde_json::json;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -207,28 +207,13 @@ async fn both_binaries_sign_in_refresh_and_sign_out_over_http() {
     assert_eq!(health.status, 200);
 
     let signed = sign_in(&identity_url, FULL_SCOPE).await;
-    let post = |path: &str, body: Option<serde_json::Value>, cookie: Option<String>| {
-        let mut request = http
-            .post(format!("{companion_url}{path}"))
-            .header("origin", ORIGIN)
-            .header("x-fundraising-client", "1");
-        if let Some(body) = body {
-            request = request
-                .header("content-type", "application/json")
-                .body(body.to_string());
-        }
-        if let Some(cookie) = cookie {
-            request = request.header("cookie", cookie);
-        }
-        async move { Reply::from(request.send().await.expect("send")).await }
-    };
     let body = json!({"code": signed.code, "codeVerifier": signed.verifier, "nonce": signed.nonce, "redirectUri": HOME});
-    let exchanged = post("/auth/token", Some(body), None).await;
+    let exchanged = post_to(&companion_url, "/auth/token", Some(&body), None).await;
     assert_eq!(exchanged.status, 200, "{}", exchanged.body);
     assert_eq!(exchanged.json()["profile"]["name"], "Demo Fundraiser");
     let cookie = exchanged.cookie();
 
-    let refreshed = post("/auth/refresh", None, Some(cookie.clone())).await;
+    let refreshed = post_to(&companion_url, "/auth/refresh", None, Some(&cookie)).await;
     assert_eq!(refreshed.status, 200, "{}", refreshed.body);
     assert_ne!(
         refreshed.json()["accessToken"],
@@ -247,7 +232,7 @@ async fn both_binaries_sign_in_refresh_and_sign_out_over_http() {
     .await;
     assert_eq!(session.json()["active"], true);
 
-    let logout = post("/auth/logout", None, Some(rotated.clone())).await;
+    let logout = post_to(&companion_url, "/auth/logout", None, Some(&rotated)).await;
     assert_eq!(logout.status, 204);
     assert!(logout.set_cookie().unwrap().contains("Max-Age=0"));
 
@@ -370,27 +355,6 @@ fn start_companion_binary(auth_url: &str, extra: &[&str]) -> (Process, String) {
     (process, url)
 }
 
-async fn post_to(
-    url: &str,
-    path: &str,
-    body: Option<serde_json::Value>,
-    cookie: Option<&str>,
-) -> Reply {
-    let mut request = common::client()
-        .post(format!("{url}{path}"))
-        .header("origin", ORIGIN)
-        .header("x-fundraising-client", "1");
-    if let Some(body) = body {
-        request = request
-            .header("content-type", "application/json")
-            .body(body.to_string());
-    }
-    if let Some(cookie) = cookie {
-        request = request.header("cookie", cookie);
-    }
-    Reply::from(request.send().await.expect("send")).await
-}
-
 /// `--log-format json`: one JSON object per request with the time, request id, method,
 /// route, status, latency and upstream time; no secret, code, verifier, token or cookie
 /// anywhere in the log.
@@ -400,7 +364,7 @@ async fn json_logs_have_one_line_per_request_with_its_fields_and_no_secret() {
     let (mut companion, url) = start_companion_binary(&identity.url, &["--log-format", "json"]);
     let signed = sign_in(&identity.url, FULL_SCOPE).await;
     let body = json!({"code": signed.code, "codeVerifier": signed.verifier, "nonce": signed.nonce, "redirectUri": HOME});
-    let exchanged = post_to(&url, "/auth/token", Some(body), None).await;
+    let exchanged = post_to(&url, "/auth/token", Some(&body), None).await;
     assert_eq!(exchanged.status, 200, "{}", exchanged.body);
     let access = exchanged.json()["accessToken"].as_str().unwrap().to_owned();
     let cookie = exchanged.cookie();
@@ -493,7 +457,7 @@ async fn sigterm_drains_a_refresh_in_flight_refuses_new_connections_and_exits_0(
     );
     let signed = sign_in(&identity.url, FULL_SCOPE).await;
     let body = json!({"code": signed.code, "codeVerifier": signed.verifier, "nonce": signed.nonce, "redirectUri": HOME});
-    let exchanged = post_to(&url, "/auth/token", Some(body), None).await;
+    let exchanged = post_to(&url, "/auth/token", Some(&body), None).await;
     assert_eq!(exchanged.status, 200, "{}", exchanged.body);
     let refresh_token = identity.issued_tokens()[0].clone();
 

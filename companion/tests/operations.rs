@@ -144,17 +144,7 @@ async fn the_metrics_scrape_parses_and_counts_requests_refreshes_upstream_calls_
     let tabs: Vec<_> = (0..3)
         .map(|_| {
             let (url, cookie) = (companion.url.clone(), cookie1.clone());
-            tokio::spawn(async move {
-                let response = client()
-                    .post(format!("{url}/auth/refresh"))
-                    .header("origin", ORIGIN)
-                    .header("x-fundraising-client", "1")
-                    .header("cookie", cookie)
-                    .send()
-                    .await
-                    .expect("send");
-                Reply::from(response).await
-            })
+            tokio::spawn(async move { post_to(&url, "/auth/refresh", None, Some(&cookie)).await })
         })
         .collect();
     let mut cookie2 = String::new();

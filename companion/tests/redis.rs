@@ -63,15 +63,7 @@ async fn redis_entries(url: &str) -> Vec<(String, String)> {
 }
 
 async fn refresh_at(url: String, cookie: String) -> Reply {
-    let response = client()
-        .post(format!("{url}/auth/refresh"))
-        .header("origin", ORIGIN)
-        .header("x-fundraising-client", "1")
-        .header("cookie", cookie)
-        .send()
-        .await
-        .expect("send");
-    Reply::from(response).await
+    post_to(&url, "/auth/refresh", None, Some(&cookie)).await
 }
 
 #[tokio::test]

@@ -323,8 +323,13 @@ pub async fn post(
     body: Option<&Value>,
     cookie: Option<&str>,
 ) -> Reply {
+    post_to(&companion.url, path, body, cookie).await
+}
+
+/// [`post`] to a companion at `url` (one served in the test or a binary's address).
+pub async fn post_to(url: &str, path: &str, body: Option<&Value>, cookie: Option<&str>) -> Reply {
     let mut request = client()
-        .post(format!("{}{path}", companion.url))
+        .post(format!("{url}{path}"))
         .header("origin", ORIGIN)
         .header("x-fundraising-client", "1");
     if let Some(body) = body {
