@@ -16,7 +16,13 @@
 // (IntersectionObserver; loading="eager" starts at once), then the widgets' build of the
 // package (pkg/widgets/: a campaign and a donation's wait, nothing else) under its
 // content-hashed names (pkg/assets.js), which the companion serves compressed and as immutable,
-// so a returning visitor fetches no wasm at all.
+// so a returning visitor fetches no wasm at all. A page with <fundraising-event> loads the
+// light build instead (it has the event's pages too), one build for all its elements.
+//
+// Analytics: `fundraising-view` when an element is first at least half in view with its content
+// on show. The elements set no cookie, store nothing and call no one but the service; a card
+// carries the page address's campaign tags (utm_*, click ids) onto its Donate link only with
+// `carry-attribution`, and only names of ATTRIBUTION.
 
 import * as BUILDS from "./pkg/assets.js";
 import { formatMoney, textAttributes, Words } from "./widget-text.js";
@@ -65,12 +71,28 @@ export function unsupportedError(cause) {
   return error;
 }
 
+/** The builds, smallest first: each holds every operation of the one before it. */
+const BUILD_ORDER = ["widgets", "light", "full"];
+
+/** Elements that need more than the widgets' build, by tag name, and the build each needs. */
+const NEEDS = { "fundraising-event": "light" };
+
+const order = (build) => BUILD_ORDER.indexOf(build);
+
 /**
- * The package the elements use: the full build when the page loads it anyway (the demo does,
- * for sign-in), so one page never loads both; the widgets' build otherwise.
+ * The package an element uses, which must hold the operations of build `needs` (`widgets`, the
+ * default, or `light`): a build the page loads anyway when it covers them (the full build, which
+ * the demo loads for sign-in, or the light build of another element), so one page never loads
+ * two; else the smallest build that covers every element the page holds (a card on a page with
+ * <fundraising-event> loads the light build, which both use).
  */
-export function elementsPackage() {
-  return loaded.full ?? loadPackage("widgets");
+export function elementsPackage(needs = "widgets") {
+  for (const build of BUILD_ORDER.slice(order(needs))) if (loaded[build]) return loaded[build];
+  let build = needs;
+  for (const [tag, wanted] of Object.entries(NEEDS)) {
+    if (order(wanted) > order(build) && BUILDS[wanted] && document.getElementsByTagName(tag).length > 0) build = wanted;
+  }
+  return loadPackage(build);
 }
 
 const STYLE = `
@@ -127,34 +149,64 @@ function watchNearViewport(element) {
   nearObserver.observe(element);
 }
 
+/** Whether at least half of an observed element is in view (or, for one taller than twice the
+ * viewport, whether it fills at least half of it). */
+function halfInView(entry) {
+  if (!entry.isIntersecting) return false;
+  const viewport = entry.rootBounds?.height ?? innerHeight;
+  return entry.intersectionRatio >= 0.5 || entry.intersectionRect.height >= viewport / 2;
+}
+
+let viewObserver;
+
+/** Elements not yet seen: one observer for the page, reporting every 5% of visibility. */
+function watchView(element) {
+  viewObserver ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) entry.target.inView(halfInView(entry));
+  }, { threshold: Array.from({ length: 21 }, (_, i) => i / 20) });
+  viewObserver.observe(element);
+}
+
 /** A change of any `lang` attribute on the page (its <html lang>, usually) re-renders the elements. */
 function watchLanguage() {
   if (languageObserver) return;
   languageObserver = new MutationObserver(() => {
-    for (const element of connected) element.refresh();
+    for (const element of connected) element.render();
   });
   languageObserver.observe(document.documentElement, { attributes: true, attributeFilter: ["lang"], subtree: true });
 }
 
 /**
- * The life of an element that does one piece of work from its attributes (both elements of
+ * The life of an element that does one piece of work from its attributes (every element of
  * this folder): nothing is loaded until it comes near the viewport (or at once with
  * `loading="eager"`); then attribute changes made in one task start it once, a new start
  * aborts the one before, and leaving the page aborts it. A change of language or of a
- * `text-*` attribute only re-renders. Subclasses implement `run(signal)` and `refresh()`.
+ * `text-*` attribute (or of one of `renderAttributes`) only re-renders. Subclasses implement
+ * `run(signal)`, `refresh()` and `viewDetail()`; neither throws past the element (an error is
+ * said on the console).
+ *
+ * `fundraising-view` (detail: `viewDetail()`) fires once in the element's life, when it is at
+ * least half in view with its content on show (`viewDetail()` not null); a subclass calls
+ * `shown()` when its content comes on show.
  */
 export class AttributeDrivenElement extends HTMLElement {
   #controller = null;
   #scheduled = false;
   #revealed = false;
+  #inView = false;
+  #viewed = false;
 
   /** The attributes every element observes besides its own. */
   static commonAttributes = ["loading", "lang", "theme"];
 
+  /** Attributes of the subclass that only change how it renders. */
+  static renderAttributes = [];
+
   connectedCallback() {
     connected.add(this);
     watchLanguage();
-    this.refresh();
+    this.render();
+    if (!this.#viewed) watchView(this);
     if (this.#revealed || this.getAttribute("loading") === "eager") this.reveal();
     else watchNearViewport(this);
   }
@@ -162,6 +214,8 @@ export class AttributeDrivenElement extends HTMLElement {
   disconnectedCallback() {
     connected.delete(this);
     nearObserver?.unobserve(this);
+    viewObserver?.unobserve(this);
+    this.#inView = false;
     this.#controller?.abort();
     this.#controller = null;
   }
@@ -170,11 +224,46 @@ export class AttributeDrivenElement extends HTMLElement {
     if (oldValue === newValue || !this.isConnected) return;
     if (name === "loading") {
       if (newValue === "eager") this.reveal();
-    } else if (name === "lang" || name === "theme" || name.startsWith("text-")) {
-      this.refresh();
+    } else if (name === "lang" || name === "theme" || name.startsWith("text-") || this.rendersOnly(name)) {
+      this.render();
     } else if (this.#revealed) {
       this.#schedule();
     }
+  }
+
+  /** Whether a change of attribute `name` only re-renders the element (one of `renderAttributes`). */
+  rendersOnly(name) {
+    return this.constructor.renderAttributes.includes(name);
+  }
+
+  /** `refresh()`, whose failure is said on the console rather than thrown at the page. */
+  render() {
+    try {
+      this.refresh();
+    } catch (error) {
+      console.error(`<${this.localName}>: could not render:`, error);
+    }
+  }
+
+  /** The view observer's news: whether at least half of the element is in view. */
+  inView(half) {
+    this.#inView = half;
+    this.shown();
+  }
+
+  /** Fires `fundraising-view` if the element is in view with its content on show, once. */
+  shown() {
+    if (this.#viewed || !this.#inView) return;
+    const detail = this.viewDetail();
+    if (!detail) return;
+    this.#viewed = true;
+    viewObserver?.unobserve(this);
+    this.dispatchEvent(new CustomEvent("fundraising-view", { detail, bubbles: true, composed: true }));
+  }
+
+  /** What `fundraising-view` says about the content on show, or null while none is. */
+  viewDetail() {
+    return null;
   }
 
   /** Whether the element has come near the viewport (or was told to load eagerly). */
@@ -199,7 +288,10 @@ export class AttributeDrivenElement extends HTMLElement {
       if (!this.isConnected) return;
       this.#controller?.abort();
       this.#controller = new AbortController();
-      this.run(this.#controller.signal);
+      const { signal } = this.#controller;
+      Promise.resolve().then(() => this.run(signal)).catch((error) => {
+        console.error(`<${this.localName}>:`, error);
+      });
     });
   }
 }
@@ -209,25 +301,100 @@ export function missingAttributes(element, names) {
   return names.filter((name) => !element.getAttribute(name));
 }
 
-/** Fills `{reference}` (also written `%7Breference%7D`) of a donate-url template. */
-export function donateUrl(template, reference) {
-  return template.replace(/\{reference\}|%7Breference%7D/gi, encodeURIComponent(reference));
+/**
+ * Fills `{reference}` (also written `%7Breference%7D`) of a donate-url template, and
+ * `{campaign}` (`%7Bcampaign%7D`) with the campaign's short name.
+ */
+export function donateUrl(template, reference, campaign = "") {
+  return template.replace(/\{reference\}|%7Breference%7D/gi, encodeURIComponent(reference))
+    .replace(/\{campaign\}|%7Bcampaign%7D/gi, encodeURIComponent(campaign));
+}
+
+/**
+ * The parameters of the page's address a card may carry onto its Donate link: the campaign
+ * tags (`utm_*`, GA4's list) and the common ad click ids (Google, Microsoft, Meta, TikTok, X,
+ * LinkedIn). Nothing else is ever carried.
+ */
+export const ATTRIBUTION = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "utm_id",
+  "utm_source_platform", "utm_creative_format", "utm_marketing_tactic",
+  "gclid", "gbraid", "wbraid", "dclid", "msclkid", "fbclid", "ttclid", "twclid", "li_fat_id"];
+
+/** The longest value carried (a longer one is left behind). */
+const ATTRIBUTION_MAX = 256;
+
+/**
+ * The parameters of the page's address that `element` carries onto its Donate link, by name:
+ * none without its `carry-attribution` attribute; with it, those of ATTRIBUTION that the page's
+ * address holds (or of the attribute's own list of names, within ATTRIBUTION).
+ */
+export function attribution(element) {
+  const wanted = element.getAttribute("carry-attribution");
+  if (wanted === null) return {};
+  let names = ATTRIBUTION;
+  if (wanted.trim() !== "") {
+    names = wanted.trim().split(/[\s,]+/);
+    const unknown = names.filter((name) => !ATTRIBUTION.includes(name));
+    if (unknown.length > 0) console.warn(`<${element.localName}>: carry-attribution: not carried (not on the list of campaign tags and click ids): ${unknown.join(", ")}`);
+    names = names.filter((name) => ATTRIBUTION.includes(name));
+  }
+  const params = new URLSearchParams(location.search);
+  const carried = {};
+  for (const name of names) {
+    const value = params.get(name);
+    if (value && value.length <= ATTRIBUTION_MAX) carried[name] = value;
+  }
+  return carried;
+}
+
+/** `url` with the parameters of `carried` appended, but for those its query has already. */
+function withAttribution(url, carried) {
+  const added = Object.entries(carried).filter(([name]) => !url.searchParams.has(name))
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  if (added.length > 0) url.search = url.search ? `${url.search}&${added.join("&")}` : `?${added.join("&")}`;
+  return url;
 }
 
 /** The .NET minimum date the service uses for "no date" (0001-01-01), in milliseconds. */
 const NO_DATE_MILLIS = -62135596800000;
 
+/** A date of the service, or null for none (absent, invalid, or .NET's minimum date). */
+function serviceDate(date) {
+  return date instanceof Date && !Number.isNaN(date.getTime()) && date.getTime() > NO_DATE_MILLIS ? date : null;
+}
+
+/**
+ * Where giving to `campaign` stands at `now`: `open`, `not-started` (its start date is ahead),
+ * `ended` (its end date has passed) or `closed` (its status says it is not open: a status other
+ * than `Active`; an absent status leaves it to the dates). With its start and end dates.
+ */
+export function givingWindow(campaign, now = Date.now()) {
+  const start = serviceDate(campaign.startDate);
+  const end = serviceDate(campaign.endDate);
+  const status = typeof campaign.status === "string" ? campaign.status.trim() : "";
+  let state = "open";
+  if (end && end.getTime() <= now) state = "ended";
+  else if (start && start.getTime() > now) state = "not-started";
+  else if (status !== "" && status.toLowerCase() !== "active") state = "closed";
+  return { state, start, end };
+}
+
+/** The longest delay setTimeout keeps (about 24.8 days). */
+const MAX_TIMEOUT = 2 ** 31 - 1;
+
 const CAMPAIGN_TEXTS = ["loading", "not-found", "load-failed", "unsupported", "missing-attributes", "amount-raised", "progress", "raised",
-  "donations", "ends", "ended", "donate"];
+  "donations", "ends", "ended", "opens", "closed", "donate"];
 
 /**
  * The custom element. Attributes: short-name, app-id, base-url (required), donate-url,
- * loading, lang, theme, text-*. Events: fundraising-loaded, fundraising-error,
- * fundraising-donate (cancelable).
+ * carry-attribution, loading, lang, theme, text-*. Events: fundraising-loaded,
+ * fundraising-error, fundraising-view, fundraising-donate (cancelable), and one per giving
+ * window: fundraising-giving-open, -not-started, -ended, -closed.
  */
 export class FundraisingCampaignElement extends AttributeDrivenElement {
-  static observedAttributes = ["short-name", "app-id", "base-url", "donate-url",
+  static observedAttributes = ["short-name", "app-id", "base-url", "donate-url", "carry-attribution",
     ...AttributeDrivenElement.commonAttributes, ...textAttributes(CAMPAIGN_TEXTS)];
+
+  static renderAttributes = ["donate-url", "carry-attribution"];
 
   #root;
   /** What is on show: {kind: "loading"} | {kind: "missing", names} | {kind: "error", ...} | {kind: "campaign", campaign}. */
@@ -235,6 +402,9 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
   /** The package, once loaded (it makes the donation references). */
   #package = null;
   #unsupported = null;
+  /** The giving window last announced (its event fired), and the timer of the next one. */
+  #announced = null;
+  #windowTimer = null;
 
   constructor() {
     super();
@@ -245,6 +415,22 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
       // An old browser: the error state (unstyled) rather than an element that never renders.
       this.#unsupported = unsupportedError(error);
     }
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    clearTimeout(this.#windowTimer);
+    this.#windowTimer = null;
+  }
+
+  /** The campaign on show, or null. */
+  get campaign() {
+    return this.#state.kind === "campaign" ? this.#state.campaign : null;
+  }
+
+  /** Where giving stands for the campaign on show (`open`, `not-started`, `ended`, `closed`), or null. */
+  get giving() {
+    return this.campaign ? givingWindow(this.campaign).state : null;
   }
 
   /** Loads the campaign of the attributes (aborted by `signal`). */
@@ -270,8 +456,11 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
       const campaign = await client.getCampaign(shortName, { signal });
       if (signal.aborted) return;
       this.#package = pkg;
+      this.#announced = null;
       this.#show({ kind: "campaign", campaign });
       this.dispatchEvent(new CustomEvent("fundraising-loaded", { detail: campaign, bubbles: true, composed: true }));
+      this.#announceGiving();
+      this.shown();
     } catch (error) {
       if (signal.aborted || error?.code === "aborted") return;
       console.error(`<fundraising-campaign short-name="${shortName}">:`, error);
@@ -280,6 +469,39 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
         ? { kind: "error", key: "not-found", values: { name: shortName } }
         : { kind: "error", key: error?.code === "unsupported" ? "unsupported" : "load-failed", values: { message } });
       this.dispatchEvent(new CustomEvent("fundraising-error", { detail: error, bubbles: true, composed: true }));
+    }
+  }
+
+  /** What `fundraising-view` says: the campaign on show and where giving stands. */
+  viewDetail() {
+    const campaign = this.campaign;
+    return campaign ? { campaign, giving: givingWindow(campaign).state } : null;
+  }
+
+  /**
+   * Fires the event of the giving window the card shows, when it is not the one announced
+   * last, and sets a timer for the next change (a start or an end within setTimeout's reach),
+   * when the card renders again and says so.
+   */
+  #announceGiving() {
+    const campaign = this.campaign;
+    clearTimeout(this.#windowTimer);
+    this.#windowTimer = null;
+    if (!campaign) return;
+    const now = Date.now();
+    const giving = givingWindow(campaign, now);
+    if (giving.state !== this.#announced) {
+      this.#announced = giving.state;
+      this.dispatchEvent(new CustomEvent(`fundraising-giving-${giving.state}`, {
+        detail: { campaign, state: giving.state, start: giving.start, end: giving.end }, bubbles: true, composed: true,
+      }));
+    }
+    const next = [giving.start, giving.end].map((date) => date?.getTime()).filter((at) => at > now).sort((a, b) => a - b)[0];
+    if (next !== undefined && next - now <= MAX_TIMEOUT) {
+      this.#windowTimer = setTimeout(() => {
+        this.render();
+        this.#announceGiving();
+      }, next - now + 1);
     }
   }
 
@@ -296,7 +518,7 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
 
   #show(state) {
     this.#state = state;
-    this.refresh();
+    this.render();
   }
 
   #frame(content) {
@@ -327,8 +549,9 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     const targetText = words.money(target, code, symbol);
     const percentText = words.percent(share);
     const title = campaign.title ?? campaign.shortName ?? "";
+    const giving = givingWindow(campaign);
 
-    const card = el("article", { class: "card", part: "card", "aria-label": title });
+    const card = el("article", { class: "card", part: "card", "aria-label": title, "data-giving": giving.state });
     const heading = el("h2", { part: "title" }, title);
     const summaryText = el("p", { class: "summary", part: "summary" }, campaign.summary ?? "");
     const bar = el("div", {
@@ -356,12 +579,19 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
       words.text("donations", { count: words.number(count) }, count)));
     card.append(heading, summaryText, bar, figures);
 
-    const end = campaign.endDate;
-    if (end instanceof Date && !Number.isNaN(end.getTime()) && end.getTime() > NO_DATE_MILLIS) {
-      const key = end.getTime() < Date.now() ? "ended" : "ends";
-      card.append(el("p", { class: "dates", part: "dates", "data-field": key }, words.text(key, { date: words.date(end) })));
+    // The giving window: when it ends (open), ended, opens, or that the campaign is closed.
+    const line = {
+      open: giving.end && ["ends", giving.end],
+      ended: giving.end && ["ended", giving.end],
+      "not-started": giving.start && ["opens", giving.start],
+      closed: ["closed"],
+    }[giving.state];
+    if (line) {
+      const [key, date] = line;
+      card.append(el("p", { class: "dates", part: "dates", "data-field": key }, words.text(key, date ? { date: words.date(date) } : {})));
     }
-    const link = this.#donateLink(words);
+    // A Donate link only while the campaign takes donations.
+    const link = giving.state === "open" ? this.#donateLink(words, campaign) : null;
     if (link) card.append(link);
 
     this.removeAttribute("aria-busy");
@@ -373,9 +603,10 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
    * web address holding `{reference}`: said on the console). Its address always holds a fresh
    * reference from the package (newDonationReference: getrandom, the browser's
    * crypto.getRandomValues); a used one is replaced right after the click, so no two donors'
-   * journeys (nor two of one donor's) share a reference.
+   * journeys (nor two of one donor's) share a reference. With `carry-attribution`, the page
+   * address's campaign tags and click ids follow (see `attribution`).
    */
-  #donateLink(words) {
+  #donateLink(words, campaign) {
     const template = this.getAttribute("donate-url");
     if (!template || !this.#package) return null;
     const pkg = this.#package;
@@ -383,13 +614,16 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
       console.error("<fundraising-campaign>: this build of the package cannot make donation references (no newDonationReference): no Donate link");
       return null;
     }
+    const carried = attribution(this);
+    const shortName = campaign.shortName ?? this.getAttribute("short-name") ?? "";
     /** A fresh reference and the address holding it, or null for a template that cannot be one. */
     const fresh = () => {
       if (!/\{reference\}|%7Breference%7D/i.test(template)) return null;
       const reference = pkg.newDonationReference();
       try {
-        const url = new URL(donateUrl(template, reference), document.baseURI);
-        return url.protocol === "https:" || url.protocol === "http:" ? { reference, href: url.href } : null;
+        const url = new URL(donateUrl(template, reference, shortName), document.baseURI);
+        if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+        return { reference, href: withAttribution(url, carried).href };
       } catch {
         return null;
       }
@@ -402,7 +636,8 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     const link = el("a", { class: "donate", part: "donate", href: current.href }, words.text("donate"));
     const activate = (event) => {
       const proceed = this.dispatchEvent(new CustomEvent("fundraising-donate", {
-        detail: { reference: current.reference, url: current.href }, bubbles: true, composed: true, cancelable: true,
+        detail: { reference: current.reference, url: current.href, campaign, attribution: { ...carried } },
+        bubbles: true, composed: true, cancelable: true,
       }));
       if (!proceed) event.preventDefault();
       // A new reference for the next activation (this one's navigation has its address already).
