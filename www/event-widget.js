@@ -1,0 +1,512 @@
+// <fundraising-event>: an event's fundraisers, ranked by amount raised, on a partner's page.
+//
+//   <script type="module" src="https://partner-companion.example/event-widget.js"></script>
+//   <fundraising-event event-id="1001" app-id="demo-app" base-url="https://api.example"
+//                      page-url="https://www.example.org/fundraising/{pageShortName}"></fundraising-event>
+//
+// It shows the event's total raised and its number of fundraising pages, then the fundraisers
+// as an ordered list ranked by amount raised (ties share a rank): each with its title (a link
+// through the `page-url` template when given), its owner where the service gives one, what it
+// raised against its target (a progress bar and the figures), and its image with `images`. A
+// "Show more" button shows `per-page` more at a time.
+//
+// The service ignores `orderBy`, so ranking needs every page of the event: the element fetches
+// them 100 at a time (the service's most), one request after the other, each within the
+// client's retry and abort rules, up to `limit` fundraisers (500 by default, at most 1,000), and
+// says on the element when the ranking covers only the first `limit` of them.
+//
+// Same conventions as <fundraising-campaign> (widget.js): a shadow root with constructed style
+// sheets (a strict Content-Security-Policy is fine), the same theme (--fundraising-* custom
+// properties, ::part(), dark scheme), English and Welsh texts (event-text.js) replaceable with
+// `text-*`, numbers and amounts through Intl, every string of the service set as text, never as
+// HTML; loaded only near the viewport. It needs the event's pages, which the widgets' build
+// lacks: it loads the light build (one build for every element of the page, see widget.js).
+//
+// Bad input (a missing or non-numeric event-id, a page-url that is not an http(s) template, a
+// limit or per-page out of range, an answer with odd members) shows the error state and says
+// why on the console; nothing is thrown at the page.
+
+import {
+  AttributeDrivenElement, el, elementsPackage, missingAttributes, styleSheet, THEME, unsupportedError,
+} from "./widget.js";
+import { EVENT_TEXTS } from "./event-text.js";
+import { textAttributes, Words } from "./widget-text.js";
+
+/** `limit`: how many fundraisers are ranked at most (fetched in requests of 100). */
+export const LIMIT = { default: 500, min: 1, max: 1000 };
+
+/** `per-page`: how many fundraisers are shown at first, and how many more each "Show more" adds. */
+export const PER_PAGE = { default: 10, min: 1, max: 100 };
+
+/** The most fundraising pages the service gives in one request (its `pageSize` limit). */
+const REQUEST_SIZE = 100;
+
+/** The members of a fundraising page that a `page-url` template may hold, as `{name}`. */
+const PAGE_URL_FIELDS = ["pageShortName", "pageId", "pageGuid"];
+
+const PLACEHOLDER = new RegExp(`\\{(${PAGE_URL_FIELDS.join("|")})\\}|%7B(${PAGE_URL_FIELDS.join("|")})%7D`, "gi");
+
+const STYLE = `
+  .card { border: 1px solid var(--_border); border-radius: var(--_radius); padding: calc(var(--_spacing) * .9) var(--_spacing);
+          background: var(--_background); box-shadow: 0 1px 3px rgba(16, 24, 40, .08); overflow-wrap: anywhere; }
+  h2 { font-size: 1.2rem; margin: 0 0 .35rem; line-height: 1.3; }
+  .figures { display: flex; flex-wrap: wrap; gap: .25rem 1rem; justify-content: space-between; margin: 0; font-size: .95rem; }
+  .raised { font-size: 1.15rem; font-weight: 700; color: var(--_accent); }
+  .muted { color: var(--_muted); }
+  .note { margin: .5rem 0 0; font-size: .9rem; color: var(--_muted); }
+  ol { margin: calc(var(--_spacing) * .8) 0 0; padding: 0 0 0 2.2rem; }
+  li { padding: .6rem 0; border-top: 1px solid var(--_border); }
+  li::marker { font-weight: 700; color: var(--_muted); }
+  .row { display: flex; gap: .75rem; align-items: flex-start; }
+  .row > div { flex: 1; min-width: 0; }
+  img { width: 3rem; height: 3rem; object-fit: cover; border-radius: calc(var(--_radius) / 2); flex: none; background: var(--_bar-track); }
+  .name { font-weight: 700; line-height: 1.3; }
+  a.name { color: var(--_text); text-decoration: underline; text-decoration-color: var(--_accent); text-underline-offset: .15em; }
+  a.name:focus-visible, button:focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
+  .owner { margin: .1rem 0 0; font-size: .9rem; color: var(--_muted); }
+  .bar { height: calc(var(--_bar-height) * .67); margin: .4rem 0 0; border-radius: 999px; background: var(--_bar-track); overflow: hidden; }
+  .fill { height: 100%; background: var(--_bar-fill); border-radius: inherit; }
+  .amounts { margin: .3rem 0 0; font-size: .9rem; }
+  .amounts .raised { font-size: inherit; }
+  .more { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; justify-content: space-between;
+          margin-top: .4rem; padding-top: .6rem; border-top: 1px solid var(--_border); font-size: .9rem; color: var(--_muted); }
+  .more p { margin: 0; }
+  button { font: inherit; font-weight: 700; padding: .5rem 1.2rem; border: 0; border-radius: var(--_button-radius);
+           background: var(--_button-background); color: var(--_button-text); cursor: pointer; line-height: 1.2; }
+  button:hover { filter: brightness(1.08); }
+  .state { padding: calc(var(--_spacing) * .8) var(--_spacing); border-radius: var(--_radius);
+           border: 1px dashed var(--_border); color: var(--_muted); background: var(--_background); }
+  .error { border: 1px solid var(--_error-border); background: var(--_error-background); color: var(--_error-text); }
+`;
+
+const TEXT_KEYS = Object.keys(EVENT_TEXTS.en);
+
+/** An Error with a stable `code`, for a `fundraising-error` event and the console. */
+function failure(code, message) {
+  const error = new Error(message);
+  error.code = code;
+  return error;
+}
+
+/** A whole number of `text` within `range`, or null when it is not one (empty, signs, decimals). */
+function whole(text, { min, max }) {
+  if (!/^\s*\d+\s*$/.test(text)) return null;
+  const value = Number(text);
+  return value >= min && value <= max ? value : null;
+}
+
+/** The address of `page` through a `page-url` template (each member encoded as a path segment). */
+function pageUrl(template, page) {
+  const filled = template.replace(PLACEHOLDER, (_, braced, encoded) => {
+    const name = PAGE_URL_FIELDS.find((field) => field.toLowerCase() === (braced ?? encoded).toLowerCase());
+    return encodeURIComponent(String(page[name] ?? ""));
+  });
+  return new URL(filled, document.baseURI);
+}
+
+/**
+ * The element's attributes, checked: `{eventId, appId, baseUrl, limit, perPage, pageUrl,
+ * images}`, or `{missing: [names]}`, or `{invalid: {name, value, reason}}`.
+ */
+function readAttributes(element) {
+  const missing = missingAttributes(element, ["event-id", "app-id", "base-url"]);
+  if (missing.length > 0) return { missing };
+  const invalid = (name, reason) => ({ invalid: { name, value: element.getAttribute(name), reason } });
+  const eventId = whole(element.getAttribute("event-id"), { min: 1, max: 2 ** 31 - 1 });
+  if (eventId === null) return invalid("event-id", "an event id is a whole number from 1 to 2147483647");
+  let limit = LIMIT.default;
+  if (element.hasAttribute("limit")) {
+    limit = whole(element.getAttribute("limit"), LIMIT);
+    if (limit === null) return invalid("limit", `a whole number from ${LIMIT.min} to ${LIMIT.max}`);
+  }
+  let perPage = PER_PAGE.default;
+  if (element.hasAttribute("per-page")) {
+    perPage = whole(element.getAttribute("per-page"), PER_PAGE);
+    if (perPage === null) return invalid("per-page", `a whole number from ${PER_PAGE.min} to ${PER_PAGE.max}`);
+  }
+  const template = element.getAttribute("page-url");
+  if (template !== null) {
+    const reason = `an http(s) address holding {${PAGE_URL_FIELDS.join("}, {")}}`;
+    if (!new RegExp(PLACEHOLDER.source, "i").test(template)) return invalid("page-url", reason);
+    try {
+      const sample = pageUrl(template, { pageShortName: "x", pageId: 1, pageGuid: "x" });
+      if (sample.protocol !== "https:" && sample.protocol !== "http:") return invalid("page-url", reason);
+    } catch {
+      return invalid("page-url", reason);
+    }
+  }
+  return {
+    eventId,
+    appId: element.getAttribute("app-id"),
+    baseUrl: element.getAttribute("base-url"),
+    limit,
+    perPage,
+    pageUrl: template,
+    images: element.hasAttribute("images"),
+  };
+}
+
+const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
+const isAmount = (value) => typeof value === "number" && Number.isFinite(value) && value >= 0;
+const isText = (value) => value === null || value === undefined || typeof value === "string";
+
+/**
+ * Why one answer of the service cannot be shown (a member of an odd type or value), or null:
+ * every member the element reads is checked before anything is drawn.
+ */
+function oddMember(answer, eventId) {
+  if (answer === null || typeof answer !== "object") return "the answer is not an object";
+  if (answer.eventId !== eventId) return `eventId is ${JSON.stringify(answer.eventId)}, not ${eventId}`;
+  if (!isAmount(answer.totalRaised)) return `totalRaised is ${JSON.stringify(answer.totalRaised)}`;
+  if (!isCount(answer.totalFundraisingPages)) return `totalFundraisingPages is ${JSON.stringify(answer.totalFundraisingPages)}`;
+  if (!isCount(answer.totalPages)) return `totalPages is ${JSON.stringify(answer.totalPages)}`;
+  if (!Array.isArray(answer.fundraisingPages)) return "fundraisingPages is not a list";
+  for (const [index, page] of answer.fundraisingPages.entries()) {
+    const at = `fundraisingPages[${index}]`;
+    if (page === null || typeof page !== "object") return `${at} is not an object`;
+    if (!Number.isSafeInteger(page.pageId)) return `${at}.pageId is ${JSON.stringify(page.pageId)}`;
+    for (const name of ["raisedAmount", "targetAmount"]) {
+      if (!isAmount(page[name])) return `${at}.${name} is ${JSON.stringify(page[name])}`;
+    }
+    for (const name of ["pageTitle", "pageShortName", "eventName", "currencyCode", "currencySymbol", "pageGuid"]) {
+      if (!isText(page[name])) return `${at}.${name} is not text`;
+    }
+    if (page.pageImages !== undefined && page.pageImages !== null && !Array.isArray(page.pageImages)) return `${at}.pageImages is not a list`;
+  }
+  return null;
+}
+
+/**
+ * Every fundraising page of event `eventId`, up to `limit`, in requests of at most 100, one
+ * after the other (each within the client's retries; `signal` aborts them). Resolves with the
+ * first answer's totals, the pages (each once, by pageId) and whether the event has more.
+ */
+async function fetchPages(client, eventId, limit, signal) {
+  const pageSize = Math.min(REQUEST_SIZE, limit);
+  const pages = [];
+  const ids = new Set();
+  let first = null;
+  const requests = Math.ceil(limit / pageSize);
+  for (let page = 1; page <= requests && pages.length < limit; page += 1) {
+    const answer = await client.getEventPages(eventId, { page, pageSize, signal });
+    const odd = oddMember(answer, eventId);
+    if (odd) throw failure("decode_error", `the service's answer for page ${page} of event ${eventId} has an odd member: ${odd}`);
+    first ??= answer;
+    for (const summary of answer.fundraisingPages) {
+      if (!ids.has(summary.pageId)) {
+        ids.add(summary.pageId);
+        pages.push(summary);
+      }
+    }
+    if (answer.fundraisingPages.length < pageSize || page >= answer.totalPages) break;
+  }
+  const ranked = pages.slice(0, limit);
+  return {
+    totalRaised: first.totalRaised,
+    totalFundraisingPages: first.totalFundraisingPages,
+    pages: ranked,
+    limited: first.totalFundraisingPages > ranked.length && ranked.length >= limit,
+  };
+}
+
+/** `pages` ranked by amount raised, highest first (the service's order among equals): each with its rank (equal amounts share one). */
+export function rank(pages) {
+  const sorted = pages.map((page, index) => ({ page, index }))
+    .sort((a, b) => b.page.raisedAmount - a.page.raisedAmount || a.index - b.index)
+    .map(({ page }) => page);
+  let rankOf = 0;
+  return sorted.map((page, index) => {
+    if (index === 0 || page.raisedAmount !== sorted[index - 1].raisedAmount) rankOf = index + 1;
+    return { rank: rankOf, page };
+  });
+}
+
+/** The first image address of `page` that is an absolute http(s) address, or null. */
+function imageOf(page) {
+  for (const path of page.pageImages ?? []) {
+    if (typeof path !== "string") continue;
+    try {
+      const url = new URL(path);
+      if (url.protocol === "https:" || url.protocol === "http:") return url.href;
+    } catch {
+      // a relative path: not shown (the service's image host is not known here)
+    }
+  }
+  return null;
+}
+
+/**
+ * The custom element. Attributes: event-id, app-id, base-url (required), page-url, limit,
+ * per-page, images, loading, lang, theme, text-*. Events: fundraising-loaded (detail: the
+ * event's figures and its ranked fundraisers), fundraising-error, fundraising-view.
+ */
+export class FundraisingEventElement extends AttributeDrivenElement {
+  static observedAttributes = ["event-id", "app-id", "base-url", "limit", "page-url", "per-page", "images",
+    ...AttributeDrivenElement.commonAttributes, ...textAttributes(TEXT_KEYS, EVENT_TEXTS)];
+
+  static renderAttributes = ["page-url", "per-page", "images"];
+
+  #root;
+  /** What is on show: loading, missing, invalid, error, or the event ({kind: "event", event}). */
+  #state = { kind: "loading" };
+  /** How many fundraisers are on show (grows with "Show more"). */
+  #shown = 0;
+  #unsupported = null;
+  /** The last bad attribute said on the console (said once, not on every render). */
+  #said = null;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: "open" });
+    try {
+      this.#root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
+    } catch (error) {
+      this.#unsupported = unsupportedError(error);
+    }
+  }
+
+  /** The event on show: `{eventId, eventName, totalRaised, totalFundraisingPages, fundraisers, limited}`, or null. */
+  get event() {
+    return this.#state.kind === "event" ? this.#state.event : null;
+  }
+
+  /** Loads the event's fundraising pages (aborted by `signal`). */
+  async run(signal) {
+    if (this.#unsupported) {
+      this.#show({ kind: "error", key: "unsupported", values: { message: this.#unsupported.message } });
+      return;
+    }
+    const options = readAttributes(this);
+    if (options.missing) {
+      const error = failure("missing_attribute", `Missing attribute${options.missing.length > 1 ? "s" : ""}: ${options.missing.join(", ")}.`);
+      console.error(`<fundraising-event>: ${error.message}`);
+      this.#fail(error, { kind: "missing", names: options.missing });
+      return;
+    }
+    if (options.invalid) {
+      this.#fail(this.#sayInvalid(options.invalid), { kind: "invalid" });
+      return;
+    }
+
+    this.#show({ kind: "loading" });
+    try {
+      const pkg = await elementsPackage("light");
+      if (signal.aborted) return;
+      if (typeof pkg.FundraisingClient?.prototype.getEventPages !== "function") {
+        throw failure("unsupported", "the package's build in use has no getEventPages (serve the light build beside widget.js)");
+      }
+      const client = new pkg.FundraisingClient({ appId: options.appId, baseUrl: options.baseUrl });
+      const fetched = await fetchPages(client, options.eventId, options.limit, signal);
+      if (signal.aborted) return;
+      const fundraisers = rank(fetched.pages);
+      const event = {
+        eventId: options.eventId,
+        eventName: fetched.pages.find((page) => page.eventName)?.eventName ?? null,
+        totalRaised: fetched.totalRaised,
+        totalFundraisingPages: fetched.totalFundraisingPages,
+        fundraisers,
+        limited: fetched.limited,
+        currencyCode: fetched.pages.find((page) => page.currencyCode)?.currencyCode ?? null,
+        currencySymbol: fetched.pages.find((page) => page.currencySymbol)?.currencySymbol ?? null,
+      };
+      this.#shown = 0;
+      this.#show({ kind: "event", event });
+      this.dispatchEvent(new CustomEvent("fundraising-loaded", { detail: event, bubbles: true, composed: true }));
+      this.shown();
+    } catch (error) {
+      if (signal.aborted || error?.code === "aborted") return;
+      console.error(`<fundraising-event event-id="${options.eventId}">:`, error);
+      const message = error?.message ?? String(error);
+      this.#fail(error, error?.code === "not_found"
+        ? { kind: "error", key: "not-found", values: { id: String(options.eventId) } }
+        : { kind: "error", key: error?.code === "unsupported" ? "unsupported" : "load-failed", values: { message } });
+    }
+  }
+
+  /**
+   * A page-url or per-page change only re-renders the fundraisers on show; while the element
+   * shows why its attributes are wrong, any change starts it again.
+   */
+  rendersOnly(name) {
+    return super.rendersOnly(name) && this.#state.kind !== "invalid" && this.#state.kind !== "missing";
+  }
+
+  /** What `fundraising-view` says: the event's figures (nothing while loading or failed). */
+  viewDetail() {
+    const event = this.event;
+    if (!event) return null;
+    const { eventId, eventName, totalRaised, totalFundraisingPages, currencyCode } = event;
+    return { eventId, eventName, totalRaised, totalFundraisingPages, currencyCode, ranked: event.fundraisers.length };
+  }
+
+  /** Renders what is on show again, in the current language, texts and render attributes. */
+  refresh() {
+    const words = new Words(this, EVENT_TEXTS);
+    const state = this.#state;
+    const options = readAttributes(this);
+    if (state.kind === "missing" && options.missing) {
+      this.#renderError(words.text("missing-attributes", { names: options.missing.join(", ") }, options.missing.length));
+    } else if (options.invalid && !options.missing) {
+      // Also a render attribute (page-url, per-page) made wrong while the fundraisers load or after.
+      this.#sayInvalid(options.invalid);
+      this.#renderError(words.text("invalid-attribute", { name: options.invalid.name, value: options.invalid.value ?? "" }));
+    } else if (state.kind === "event") {
+      this.#renderEvent(words, state.event, options);
+    } else if (state.kind === "error") {
+      this.#renderError(words.text(state.key, state.values));
+    } else {
+      this.#renderLoading(words);
+    }
+  }
+
+  /** Says a bad attribute on the console (once for the same one); returns its Error. */
+  #sayInvalid({ name, value, reason }) {
+    const error = failure("invalid_attribute", `the ${name} attribute must be ${reason}; it is ${JSON.stringify(value)}`);
+    const said = `${name}=${value}`;
+    if (this.#said !== said) {
+      this.#said = said;
+      console.error(`<fundraising-event>: ${error.message}`);
+    }
+    return error;
+  }
+
+  #show(state) {
+    this.#state = state;
+    this.render();
+  }
+
+  #fail(error, state) {
+    this.#show(state);
+    this.dispatchEvent(new CustomEvent("fundraising-error", { detail: error, bubbles: true, composed: true }));
+  }
+
+  #frame(content) {
+    this.#root.replaceChildren(content);
+  }
+
+  #renderLoading(words) {
+    const box = el("div", { class: "state", role: "status", part: "loading" });
+    box.append(el("span", { class: "spinner", "aria-hidden": "true" }), words.text("loading"));
+    this.setAttribute("aria-busy", "true");
+    this.#frame(box);
+  }
+
+  #renderError(text) {
+    this.removeAttribute("aria-busy");
+    this.#frame(el("div", { class: "state error", role: "alert", part: "error" }, text));
+  }
+
+  #renderEvent(words, event, options) {
+    this.removeAttribute("aria-busy");
+    if (event.fundraisers.length === 0) {
+      this.#frame(el("div", { class: "state", part: "empty" }, words.text("empty")));
+      return;
+    }
+    const money = (amount, page = event) => words.money(amount, page.currencyCode ?? event.currencyCode, page.currencySymbol ?? event.currencySymbol);
+    const title = event.eventName || words.text("heading");
+    const card = el("section", { class: "card", part: "card", "aria-labelledby": "event-title" });
+    card.append(el("h2", { id: "event-title", part: "title" }, title));
+
+    const figures = el("p", { class: "figures", part: "figures" });
+    const total = el("span", {});
+    total.append(...words.nodes("total", { raised: el("span", { class: "raised", part: "raised", "data-field": "total-raised" }, money(event.totalRaised)) }));
+    figures.append(total, el("span", { class: "muted", part: "pages", "data-field": "pages" },
+      words.text("pages", { count: words.number(event.totalFundraisingPages) }, event.totalFundraisingPages)));
+    card.append(figures);
+    if (event.limited) {
+      const count = event.fundraisers.length;
+      card.append(el("p", { class: "note", part: "note", "data-field": "first" },
+        words.text("first", { count: words.number(count), total: words.number(event.totalFundraisingPages) }, count)));
+    }
+
+    const list = el("ol", { id: "fundraisers", part: "list", "aria-label": words.text("list") });
+    this.#shown = Math.min(event.fundraisers.length, Math.max(this.#shown, options.perPage));
+    const item = (entry, index) => this.#fundraiser(words, entry, index, options, money);
+    list.append(...event.fundraisers.slice(0, this.#shown).map(item));
+    card.append(list);
+
+    if (event.fundraisers.length > options.perPage) {
+      const more = el("div", { class: "more" });
+      const showing = el("p", { role: "status", part: "shown", "data-field": "showing" });
+      const button = el("button", { type: "button", part: "more", "aria-controls": "fundraisers" }, words.text("show-more"));
+      const update = () => {
+        showing.textContent = words.text("showing", { shown: words.number(this.#shown), count: words.number(event.fundraisers.length) });
+        button.hidden = this.#shown >= event.fundraisers.length;
+      };
+      button.addEventListener("click", () => {
+        const from = this.#shown;
+        this.#shown = Math.min(event.fundraisers.length, from + options.perPage);
+        const added = event.fundraisers.slice(from, this.#shown).map((entry, offset) => item(entry, from + offset));
+        list.append(...added);
+        update();
+        // The first fundraiser shown now takes the focus (the button may have gone).
+        const first = added[0];
+        (first?.querySelector("a") ?? first)?.focus();
+      });
+      update();
+      more.append(showing, button);
+      card.append(more);
+    }
+    this.#frame(card);
+  }
+
+  /** One fundraiser of the list: its rank, image, title (linked), owner, and progress. */
+  #fundraiser(words, { rank: position, page }, index, options, money) {
+    const li = el("li", { part: "fundraiser", value: String(position), tabindex: "-1", "data-page-id": String(page.pageId) });
+    const row = el("div", { class: "row" });
+    const image = options.images ? imageOf(page) : null;
+    if (image) {
+      const img = el("img", { part: "fundraiser-image", src: image, alt: "", loading: "lazy", decoding: "async", referrerpolicy: "no-referrer" });
+      img.addEventListener("error", () => img.remove());
+      row.append(img);
+    }
+    const body = el("div", {});
+    const titleId = `fundraiser-${index}`;
+    const titleText = page.pageTitle || page.pageShortName || String(page.pageId);
+    let name;
+    if (options.pageUrl) {
+      const href = pageUrl(options.pageUrl, page);
+      name = el("a", { class: "name", part: "fundraiser-title", id: titleId, href: href.href }, titleText);
+    } else {
+      name = el("span", { class: "name", part: "fundraiser-title", id: titleId }, titleText);
+    }
+    body.append(name);
+    if (typeof page.pageOwner === "string" && page.pageOwner.trim() !== "") {
+      body.append(el("p", { class: "owner", part: "fundraiser-owner", "data-field": "owner" }, words.text("owner", { owner: page.pageOwner })));
+    }
+    const raised = page.raisedAmount;
+    const target = page.targetAmount;
+    const share = target > 0 ? raised / target : raised > 0 ? 1 : 0;
+    const raisedText = money(raised, page);
+    const targetText = money(target, page);
+    const percentText = words.percent(share);
+    const bar = el("div", {
+      class: "bar",
+      role: "progressbar",
+      "aria-labelledby": titleId,
+      "aria-valuemin": "0",
+      "aria-valuemax": String(target > 0 ? target : raised),
+      "aria-valuenow": String(target > 0 ? Math.min(raised, target) : raised),
+      "aria-valuetext": target > 0
+        ? words.text("progress", { raised: raisedText, target: targetText, percent: percentText })
+        : words.text("raised-only", { raised: raisedText }),
+      part: "progress",
+    });
+    const fill = el("div", { class: "fill", part: "progress-fill" });
+    fill.style.width = `${(Math.min(1, share) * 100).toFixed(2)}%`;
+    bar.append(fill);
+    const amounts = el("p", { class: "amounts", part: "fundraiser-figures" });
+    const raisedNode = el("span", { class: "raised", part: "raised", "data-field": "raised" }, raisedText);
+    amounts.append(...(target > 0
+      ? words.nodes("raised", { raised: raisedNode, target: el("span", { part: "target", "data-field": "target" }, targetText), percent: percentText })
+      : words.nodes("raised-only", { raised: raisedNode })));
+    body.append(bar, amounts);
+    row.append(body);
+    li.append(row);
+    return li;
+  }
+}
+
+if (!customElements.get("fundraising-event")) {
+  customElements.define("fundraising-event", FundraisingEventElement);
+}
