@@ -17,9 +17,10 @@
 //   /card?campaign=…&lang=…&carry=…&analytics   a card for another campaign, in a language, with
 //                carry-attribution (`carry`'s value) and the docs' analytics recipe (/analytics.js);
 //                other parameters (utm_*, click ids) stay in the address for the card to read
-//   /event?event-id=…&lang=…&limit=…&per-page=…&page-url=…&images&card   <fundraising-event>
-//                (event 1001 by default) with those attributes, a card beside it with `card`;
-//                `images` also lets the page load images from IMAGE_ORIGIN (img-src)
+//   /event?event-id=…&lang=…&limit=…&per-page=…&page-url=…&images&base-url=…&page-lang=…&card
+//                <fundraising-event> (event 1001 by default) with those attributes, on a page in
+//                `page-lang`, a card beside it with `card`; `images` also lets the page load
+//                images from IMAGE_ORIGIN (img-src), and `base-url` is the CSP's resource API
 //   /thanks?…&analytics   the thank-you page with the analytics recipe
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -160,6 +161,8 @@ export function cardPage({ companionUrl, baseUrl, appId }, { partnerOrigin, camp
  * campaign card beside it (its script tag too).
  */
 export function eventPage({ companionUrl, baseUrl, appId }, { attributes = {}, lang = "en", card = false }) {
+  baseUrl = attributes["base-url"] ?? baseUrl;
+  delete attributes["base-url"];
   const companion = new URL(companionUrl).origin;
   const own = Object.entries({ "event-id": "1001", ...attributes })
     .map(([name, value]) => (value === "" ? ` ${name}` : ` ${name}="${attr(value)}"`)).join("");
@@ -370,11 +373,13 @@ export async function startPartnerSite(env) {
       }));
     } else if (path === "/event") {
       const attributes = {};
-      for (const name of ["event-id", "limit", "per-page", "page-url", "images", "lang", "theme", "loading"]) {
+      for (const name of ["event-id", "limit", "per-page", "page-url", "images", "lang", "theme", "loading", "base-url"]) {
         if (query.has(name)) attributes[name] = query.get(name);
       }
+      // Another base-url (the test helper's fault proxy) is the resource API of this page's CSP.
+      const policyEnv = { ...env, baseUrl: attributes["base-url"] ?? env.baseUrl };
       html(eventPage(env, { attributes, lang: query.get("page-lang") ?? undefined, card: query.has("card") }),
-        partnerCsp(env, { images: query.has("images") ? IMAGE_ORIGIN : null }));
+        partnerCsp(policyEnv, { images: query.has("images") ? IMAGE_ORIGIN : null }));
     } else if (path === "/thanks" && query.has("analytics")) {
       html(thanksPage(env, { analytics: true }));
     } else if (path === "/analytics.js") {

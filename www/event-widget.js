@@ -113,7 +113,7 @@ function readAttributes(element) {
   if (missing.length > 0) return { missing };
   const invalid = (name, reason) => ({ invalid: { name, value: element.getAttribute(name), reason } });
   const eventId = whole(element.getAttribute("event-id"), { min: 1, max: 2 ** 31 - 1 });
-  if (eventId === null) return invalid("event-id", "an event id is a whole number from 1 to 2147483647");
+  if (eventId === null) return invalid("event-id", "a whole number from 1 to 2147483647");
   let limit = LIMIT.default;
   if (element.hasAttribute("limit")) {
     limit = whole(element.getAttribute("limit"), LIMIT);
@@ -490,15 +490,15 @@ export class FundraisingEventElement extends AttributeDrivenElement {
       "aria-valuetext": target > 0
         ? words.text("progress", { raised: raisedText, target: targetText, percent: percentText })
         : words.text("raised-only", { raised: raisedText }),
-      part: "progress",
+      part: "fundraiser-progress",
     });
-    const fill = el("div", { class: "fill", part: "progress-fill" });
+    const fill = el("div", { class: "fill", part: "fundraiser-progress-fill" });
     fill.style.width = `${(Math.min(1, share) * 100).toFixed(2)}%`;
     bar.append(fill);
     const amounts = el("p", { class: "amounts", part: "fundraiser-figures" });
-    const raisedNode = el("span", { class: "raised", part: "raised", "data-field": "raised" }, raisedText);
+    const raisedNode = el("span", { class: "raised", part: "fundraiser-raised", "data-field": "raised" }, raisedText);
     amounts.append(...(target > 0
-      ? words.nodes("raised", { raised: raisedNode, target: el("span", { part: "target", "data-field": "target" }, targetText), percent: percentText })
+      ? words.nodes("raised", { raised: raisedNode, target: el("span", { part: "fundraiser-target", "data-field": "target" }, targetText), percent: percentText })
       : words.nodes("raised-only", { raised: raisedNode })));
     body.append(bar, amounts);
     row.append(body);
