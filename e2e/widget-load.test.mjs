@@ -9,6 +9,7 @@ import { after, before } from "node:test";
 import { browserTests, consoleErrors, servers } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
 import { builtAssets, pkgSize, recordNetwork } from "./widget-assets.mjs";
+import { PAGES } from "../scripts/page-size.mjs";
 
 const env = servers();
 const it = browserTests({ timeout: 90_000 });
@@ -77,6 +78,11 @@ it("a page with one campaign card fetches the widgets' build only, and the bytes
   assert.ok(paid > 0 && paid <= served, `${paid} B paid for ${served} B of brotli files`);
   // The widgets' budget (gzip -9, summed per file) holds for what a visitor pays.
   assert.ok(paid <= 40 * 1024, `the card cost ${paid} B of the package`);
+  // The element's own scripts are those make bench counts for this page (scripts/page-size.mjs).
+  const companion = new URL(env.companionUrl).origin;
+  const scripts = net.requests.filter((r) => r.url.startsWith(`${companion}/`) && !new URL(r.url).pathname.startsWith("/pkg/"))
+    .map((r) => new URL(r.url).pathname).sort();
+  assert.deepEqual(scripts, PAGES.find((p) => p.name === "card").scripts.map((name) => `/${name}`).sort());
   console.log(`one campaign card: ${pkg.length} files of the widgets' build, ${paid} B over the network`);
   problems.check();
   await net.detach();
@@ -107,7 +113,8 @@ it("a page with <fundraising-event> fetches the light build only, within 50 KB; 
   assert.ok(paid > 0 && paid <= 50 * 1024, `the event element cost ${paid} B of the package`);
   // The element's own modules, from the companion, and nothing else of it.
   const scripts = requests.filter((r) => r.url.startsWith(`${companion}/`) && !r.path.startsWith("/pkg/")).map((r) => r.path).sort();
-  assert.deepEqual(scripts, ["/event-text.js", "/event-widget.js", "/widget-text.js", "/widget-theme.js", "/widget.js"]);
+  // The files make bench counts for this page (scripts/page-size.mjs) are those a browser fetches.
+  assert.deepEqual(scripts, PAGES.find((p) => p.name === "event").scripts.map((name) => `/${name}`).sort());
   console.log(`<fundraising-event>: ${pkg.length} files of the light build, ${paid} B over the network`);
 
   // A card beside the event: both use the light build (from the cache now), the widgets' build is never asked for.
