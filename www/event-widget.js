@@ -58,7 +58,8 @@ const STYLE = `
   li { padding: .6rem 0; border-top: 1px solid var(--_border); }
   li::marker { font-weight: 700; color: var(--_muted); }
   .row { display: flex; gap: .75rem; align-items: flex-start; }
-  .row > div { flex: 1; min-width: 0; }
+  /* The text aligns by its baseline, so the rank (the list's marker) stands beside the title. */
+  .row > div { flex: 1; min-width: 0; align-self: baseline; }
   img { width: 3rem; height: 3rem; object-fit: cover; border-radius: calc(var(--_radius) / 2); flex: none; background: var(--_bar-track); }
   .name { font-weight: 700; line-height: 1.3; }
   a.name { color: var(--_text); text-decoration: underline; text-decoration-color: var(--_accent); text-underline-offset: .15em; }
