@@ -92,6 +92,31 @@ export function partnerDonateUrl({ companionUrl }, partnerOrigin) {
 }
 
 /**
+ * A partner's HTML page: its language, title, the tags of `head` after its style sheet, a class
+ * on <body>, and the content of <main>.
+ */
+function htmlPage({ lang = "en", title, head, bodyClass = "", main }) {
+  return `<!doctype html>
+<html lang="${attr(lang)}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${title}</title>
+  <link rel="stylesheet" href="/partner.css">${head}
+</head>
+<body${bodyClass ? ` class="${attr(bodyClass)}"` : ""}>
+  <main>
+${main}
+  </main>
+</body>
+</html>
+`;
+}
+
+/** A module script tag of the companion's. */
+const moduleTag = (companion, file) => `\n  <script type="module" src="${attr(companion)}/${file}"></script>`;
+
+/**
  * A page: one module script tag and the element, nothing else of the widget's. `lang` is the
  * page's language, `far` puts a 4000 px tall introduction above the card, `eager` gives it
  * loading="eager", `bodyClass` a class on <body>.
@@ -102,25 +127,16 @@ export function partnerPage({ companionUrl, baseUrl, appId }, { partnerOrigin, l
   const intro = far
     ? `<p class="intro">Our story, at length: the card is far below, out of sight until you scroll.</p>\n    `
     : "";
-  return `<!doctype html>
-<html lang="${attr(lang)}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Riverside Runners: our appeal</title>
-  <link rel="stylesheet" href="/partner.css">
-  <script type="module" src="${attr(companion)}/widget.js"></script>
-</head>
-<body${bodyClass ? ` class="${attr(bodyClass)}"` : ""}>
-  <main>
-    <h1>Riverside Runners</h1>
+  return htmlPage({
+    lang,
+    title: "Riverside Runners: our appeal",
+    head: moduleTag(companion, "widget.js"),
+    bodyClass,
+    main: `    <h1>Riverside Runners</h1>
     ${intro}<p>Our club runs for the river trust this year. See how far we have come:</p>
     <fundraising-campaign short-name="demo-campaign" app-id="${attr(appId)}"
-                          base-url="${attr(baseUrl)}"${donate}${eager ? ' loading="eager"' : ""}></fundraising-campaign>
-  </main>
-</body>
-</html>
-`;
+                          base-url="${attr(baseUrl)}"${donate}${eager ? ' loading="eager"' : ""}></fundraising-campaign>`,
+  });
 }
 
 /** The partner's own script for its analytics (the docs' recipe, /analytics.js), when asked. */
@@ -134,25 +150,15 @@ export function cardPage({ companionUrl, baseUrl, appId }, { partnerOrigin, camp
   const companion = new URL(companionUrl).origin;
   const donate = attr(partnerDonateUrl({ companionUrl }, partnerOrigin));
   const carried = carry === null ? "" : ` carry-attribution="${attr(carry)}"`;
-  return `<!doctype html>
-<html lang="${attr(lang)}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Riverside Runners: our appeals</title>
-  <link rel="stylesheet" href="/partner.css">${analyticsTag(analytics)}
-  <script type="module" src="${attr(companion)}/widget.js"></script>
-</head>
-<body>
-  <main>
-    <h1>Riverside Runners</h1>
+  return htmlPage({
+    lang,
+    title: "Riverside Runners: our appeals",
+    head: analyticsTag(analytics) + moduleTag(companion, "widget.js"),
+    main: `    <h1>Riverside Runners</h1>
     <p>Our appeal:</p>
     <fundraising-campaign short-name="${attr(campaign)}" app-id="${attr(appId)}" base-url="${attr(baseUrl)}"
-                          donate-url="${donate}"${carried}></fundraising-campaign>
-  </main>
-</body>
-</html>
-`;
+                          donate-url="${donate}"${carried}></fundraising-campaign>`,
+  });
 }
 
 /**
@@ -166,30 +172,17 @@ export function eventPage({ companionUrl, baseUrl, appId }, { attributes = {}, l
   const companion = new URL(companionUrl).origin;
   const own = Object.entries({ "event-id": "1001", ...attributes })
     .map(([name, value]) => (value === "" ? ` ${name}` : ` ${name}="${attr(value)}"`)).join("");
-  const cardTag = card
-    ? `\n  <script type="module" src="${attr(companion)}/widget.js"></script>`
-    : "";
   const cardElement = card
     ? `\n    <fundraising-campaign short-name="demo-campaign" app-id="${attr(appId)}" base-url="${attr(baseUrl)}"></fundraising-campaign>`
     : "";
-  return `<!doctype html>
-<html lang="${attr(lang)}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Riverside Runners: the Demo City Marathon</title>
-  <link rel="stylesheet" href="/partner.css">
-  <script type="module" src="${attr(companion)}/event-widget.js"></script>${cardTag}
-</head>
-<body>
-  <main>
-    <h1>Riverside Runners at the marathon</h1>
+  return htmlPage({
+    lang,
+    title: "Riverside Runners: the Demo City Marathon",
+    head: moduleTag(companion, "event-widget.js") + (card ? moduleTag(companion, "widget.js") : ""),
+    main: `    <h1>Riverside Runners at the marathon</h1>
     <p>Our runners, and what they raised:</p>${cardElement}
-    <fundraising-event app-id="${attr(appId)}" base-url="${attr(baseUrl)}"${own}></fundraising-event>
-  </main>
-</body>
-</html>
-`;
+    <fundraising-event app-id="${attr(appId)}" base-url="${attr(baseUrl)}"${own}></fundraising-event>`,
+  });
 }
 
 /**
@@ -199,24 +192,13 @@ export function eventPage({ companionUrl, baseUrl, appId }, { attributes = {}, l
  */
 export function thanksPage({ companionUrl, baseUrl, appId }, { analytics = false } = {}) {
   const companion = new URL(companionUrl).origin;
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Riverside Runners: thank you</title>
-  <link rel="stylesheet" href="/partner.css">${analyticsTag(analytics)}
-  <script type="module" src="${attr(companion)}/donation-return.js"></script>
-</head>
-<body>
-  <main>
-    <h1>Thank you for supporting Riverside Runners</h1>
+  return htmlPage({
+    title: "Riverside Runners: thank you",
+    head: analyticsTag(analytics) + moduleTag(companion, "donation-return.js"),
+    main: `    <h1>Thank you for supporting Riverside Runners</h1>
     <fundraising-donation reference-param="donation" app-id="${attr(appId)}"
-                          base-url="${attr(baseUrl)}"></fundraising-donation>
-  </main>
-</body>
-</html>
-`;
+                          base-url="${attr(baseUrl)}"></fundraising-donation>`,
+  });
 }
 
 /**

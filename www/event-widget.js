@@ -27,7 +27,8 @@
 // why on the console; nothing is thrown at the page.
 
 import {
-  AttributeDrivenElement, el, elementsPackage, missingAttributes, styleSheet, THEME, unsupportedError,
+  AttributeDrivenElement, el, elementsPackage, errorState, loadingState, missingAttributes, styleSheet, THEME,
+  unsupportedError,
 } from "./widget.js";
 import { EVENT_TEXTS } from "./event-text.js";
 import { textAttributes, Words } from "./widget-text.js";
@@ -386,15 +387,13 @@ export class FundraisingEventElement extends AttributeDrivenElement {
   }
 
   #renderLoading(words) {
-    const box = el("div", { class: "state", role: "status", part: "loading" });
-    box.append(el("span", { class: "spinner", "aria-hidden": "true" }), words.text("loading"));
     this.setAttribute("aria-busy", "true");
-    this.#frame(box);
+    this.#frame(loadingState(words.text("loading")));
   }
 
   #renderError(text) {
     this.removeAttribute("aria-busy");
-    this.#frame(el("div", { class: "state error", role: "alert", part: "error" }, text));
+    this.#frame(errorState(text));
   }
 
   #renderEvent(words, event, options) {

@@ -526,15 +526,13 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
   }
 
   #renderLoading(words) {
-    const box = el("div", { class: "state", role: "status", part: "loading" });
-    box.append(el("span", { class: "spinner", "aria-hidden": "true" }), words.text("loading"));
     this.setAttribute("aria-busy", "true");
-    this.#frame(box);
+    this.#frame(loadingState(words.text("loading")));
   }
 
   #renderError(text) {
     this.removeAttribute("aria-busy");
-    this.#frame(el("div", { class: "state error", role: "alert", part: "error" }, text));
+    this.#frame(errorState(text));
   }
 
   #renderCampaign(words, campaign) {
@@ -650,6 +648,18 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     link.addEventListener("auxclick", (event) => { if (event.button === 1) activate(event); });
     return link;
   }
+}
+
+/** The loading state of an element: `part="loading"`, a status with a spinner and `text`. */
+export function loadingState(text) {
+  const box = el("div", { class: "state", role: "status", part: "loading" });
+  box.append(el("span", { class: "spinner", "aria-hidden": "true" }), text);
+  return box;
+}
+
+/** The error state of an element: `part="error"`, an alert saying `text`. */
+export function errorState(text) {
+  return el("div", { class: "state error", role: "alert", part: "error" }, text);
 }
 
 /** Creates an element with attributes and optional text content (never parsed as HTML). */
