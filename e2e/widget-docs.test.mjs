@@ -70,8 +70,8 @@ test("every part name is in the docs", () => {
     const source = readFileSync(new URL(`../www/${file}`, import.meta.url), "utf8");
     const named = new Set([...source.matchAll(/part: "([a-z-]+)"/g)].map((m) => m[1]));
     // The loading and error states widget.js draws for every element that uses them.
-    if (/\bloadingState\(/.test(source)) named.add("loading");
-    if (/\berrorState\(/.test(source)) named.add("error");
+    if (/\b(loadingState|renderLoading)\(/.test(source)) named.add("loading");
+    if (/\b(errorState|renderError)\(/.test(source)) named.add("error");
     const parts = [...named].sort();
     const row = rows.find((line) => line.startsWith(`| \`<${element}>\` |`));
     assert.ok(row, `no parts row for <${element}>`);

@@ -33,9 +33,7 @@
 // when the element is first at least half in view with something on show) and fundraising-error
 // (detail: the FundraisingError, or an Error for a missing attribute).
 
-import {
-  AttributeDrivenElement, el, elementsPackage, missingAttributes, styleSheet, THEME, unsupportedError,
-} from "./widget.js";
+import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget.js";
 import { textAttributes, Words } from "./widget-text.js";
 
 const STYLE = `
@@ -78,13 +76,8 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: "open" });
-    try {
-      root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
-    } catch (error) {
-      // An old browser: the error state (unstyled) rather than an element that never renders.
-      this.#unsupported = unsupportedError(error);
-    }
+    const { root, unsupported } = this.attachStyledShadow(STYLE);
+    this.#unsupported = unsupported;
     // One live region for the element's whole life: screen readers announce changes inside a
     // region that already exists, not a region that is replaced.
     this.#status = el("div", { class: "status", role: "status", "aria-live": "polite", part: "status", "data-state": "idle" });

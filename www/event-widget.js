@@ -26,10 +26,7 @@
 // limit or per-page out of range, an answer with odd members) shows the error state and says
 // why on the console; nothing is thrown at the page.
 
-import {
-  AttributeDrivenElement, el, elementsPackage, errorState, loadingState, missingAttributes, styleSheet, THEME,
-  unsupportedError,
-} from "./widget.js";
+import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget.js";
 import { EVENT_TEXTS } from "./event-text.js";
 import { textAttributes, Words } from "./widget-text.js";
 
@@ -259,12 +256,7 @@ export class FundraisingEventElement extends AttributeDrivenElement {
 
   constructor() {
     super();
-    this.#root = this.attachShadow({ mode: "open" });
-    try {
-      this.#root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
-    } catch (error) {
-      this.#unsupported = unsupportedError(error);
-    }
+    ({ root: this.#root, unsupported: this.#unsupported } = this.attachStyledShadow(STYLE));
   }
 
   /** The event on show: `{eventId, eventName, totalRaised, totalFundraisingPages, fundraisers, limited}`, or null. */
@@ -347,17 +339,17 @@ export class FundraisingEventElement extends AttributeDrivenElement {
     const state = this.#state;
     const options = readAttributes(this);
     if (state.kind === "missing" && options.missing) {
-      this.#renderError(words.text("missing-attributes", { names: options.missing.join(", ") }, options.missing.length));
+      this.renderError(words.text("missing-attributes", { names: options.missing.join(", ") }, options.missing.length));
     } else if (options.invalid && !options.missing) {
       // Also a render attribute (page-url, per-page) made wrong while the fundraisers load or after.
       this.#sayInvalid(options.invalid);
-      this.#renderError(words.text("invalid-attribute", { name: options.invalid.name, value: options.invalid.value ?? "" }));
+      this.renderError(words.text("invalid-attribute", { name: options.invalid.name, value: options.invalid.value ?? "" }));
     } else if (state.kind === "event") {
       this.#renderEvent(words, state.event, options);
     } else if (state.kind === "error") {
-      this.#renderError(words.text(state.key, state.values));
+      this.renderError(words.text(state.key, state.values));
     } else {
-      this.#renderLoading(words);
+      this.renderLoading(words.text("loading"));
     }
   }
 
@@ -384,16 +376,6 @@ export class FundraisingEventElement extends AttributeDrivenElement {
 
   #frame(content) {
     this.#root.replaceChildren(content);
-  }
-
-  #renderLoading(words) {
-    this.setAttribute("aria-busy", "true");
-    this.#frame(loadingState(words.text("loading")));
-  }
-
-  #renderError(text) {
-    this.removeAttribute("aria-busy");
-    this.#frame(errorState(text));
   }
 
   #renderEvent(words, event, options) {

@@ -231,6 +231,21 @@ export class AttributeDrivenElement extends HTMLElement {
     }
   }
 
+  /**
+   * Attaches the element's open shadow root with the theme and `style` adopted. Resolves the
+   * `unsupported` error too when the browser cannot adopt them (no constructed style sheets): the
+   * element then shows its error state, unstyled, rather than never render.
+   */
+  attachStyledShadow(style) {
+    const root = this.attachShadow({ mode: "open" });
+    try {
+      root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(style)];
+      return { root, unsupported: null };
+    } catch (error) {
+      return { root, unsupported: unsupportedError(error) };
+    }
+  }
+
   /** Whether a change of attribute `name` only re-renders the element (one of `renderAttributes`). */
   rendersOnly(name) {
     return this.constructor.renderAttributes.includes(name);
@@ -259,6 +274,18 @@ export class AttributeDrivenElement extends HTMLElement {
     this.#viewed = true;
     viewObserver?.unobserve(this);
     this.dispatchEvent(new CustomEvent("fundraising-view", { detail, bubbles: true, composed: true }));
+  }
+
+  /** Shows the loading state (`loadingState(text)`) in the shadow root, the element busy. */
+  renderLoading(text) {
+    this.setAttribute("aria-busy", "true");
+    this.shadowRoot.replaceChildren(loadingState(text));
+  }
+
+  /** Shows the error state (`errorState(text)`) in the shadow root. */
+  renderError(text) {
+    this.removeAttribute("aria-busy");
+    this.shadowRoot.replaceChildren(errorState(text));
   }
 
   /** What `fundraising-view` says about the content on show, or null while none is. */
@@ -408,13 +435,7 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
 
   constructor() {
     super();
-    this.#root = this.attachShadow({ mode: "open" });
-    try {
-      this.#root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
-    } catch (error) {
-      // An old browser: the error state (unstyled) rather than an element that never renders.
-      this.#unsupported = unsupportedError(error);
-    }
+    ({ root: this.#root, unsupported: this.#unsupported } = this.attachStyledShadow(STYLE));
   }
 
   disconnectedCallback() {
@@ -511,9 +532,9 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     const state = this.#state;
     if (state.kind === "campaign") this.#renderCampaign(words, state.campaign);
     else if (state.kind === "missing") {
-      this.#renderError(words.text("missing-attributes", { names: state.names.join(", ") }, state.names.length));
-    } else if (state.kind === "error") this.#renderError(words.text(state.key, state.values));
-    else this.#renderLoading(words);
+      this.renderError(words.text("missing-attributes", { names: state.names.join(", ") }, state.names.length));
+    } else if (state.kind === "error") this.renderError(words.text(state.key, state.values));
+    else this.renderLoading(words.text("loading"));
   }
 
   #show(state) {
@@ -523,16 +544,6 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
 
   #frame(content) {
     this.#root.replaceChildren(content);
-  }
-
-  #renderLoading(words) {
-    this.setAttribute("aria-busy", "true");
-    this.#frame(loadingState(words.text("loading")));
-  }
-
-  #renderError(text) {
-    this.removeAttribute("aria-busy");
-    this.#frame(errorState(text));
   }
 
   #renderCampaign(words, campaign) {
@@ -651,14 +662,14 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
 }
 
 /** The loading state of an element: `part="loading"`, a status with a spinner and `text`. */
-export function loadingState(text) {
+function loadingState(text) {
   const box = el("div", { class: "state", role: "status", part: "loading" });
   box.append(el("span", { class: "spinner", "aria-hidden": "true" }), text);
   return box;
 }
 
 /** The error state of an element: `part="error"`, an alert saying `text`. */
-export function errorState(text) {
+function errorState(text) {
   return el("div", { class: "state error", role: "alert", part: "error" }, text);
 }
 
