@@ -46,6 +46,7 @@ async function elementPages() {
     { name: "partner card of an ended campaign", url: `${partner.origin}/card?campaign=demo-campaign-ended`,
       ready: ["fundraising-campaign [part=card][data-giving=ended]"] },
     { name: "widget.html", url: `${env.companionUrl}/widget.html`, ready: ["fundraising-campaign [role=progressbar]"] },
+    { name: "event.html", url: `${env.companionUrl}/event.html`, ready: ["fundraising-event [part=more]"] },
     { name: "brands.html (en and cy)", url: `${env.companionUrl}/brands.html?donation=${reference}`,
       ready: ["#riverside [part=donate]", "#harbour [part=donate]", "#thanks [data-state=confirmed]"] },
     { name: "donate.html", url: `${env.companionUrl}/donate.html?reference=${reference}-x&return=${encodeURIComponent(`${partner.origin}/thanks`)}`,

@@ -178,7 +178,8 @@ function oddMember(answer, eventId) {
 /**
  * Every fundraising page of event `eventId`, up to `limit`, in requests of at most 100, one
  * after the other (each within the client's retries; `signal` aborts them). Resolves with the
- * first answer's totals, the pages (each once, by pageId) and whether the event has more.
+ * first answer's totals, the pages (each once, by pageId) and whether the event has more than
+ * those.
  */
 async function fetchPages(client, eventId, limit, signal) {
   const pageSize = Math.min(REQUEST_SIZE, limit);
@@ -204,7 +205,8 @@ async function fetchPages(client, eventId, limit, signal) {
     totalRaised: first.totalRaised,
     totalFundraisingPages: first.totalFundraisingPages,
     pages: ranked,
-    limited: first.totalFundraisingPages > ranked.length && ranked.length >= limit,
+    // The ranking covers only the first pages whenever the service counts more than it gave.
+    limited: first.totalFundraisingPages > ranked.length,
   };
 }
 
