@@ -128,6 +128,20 @@ it("ranks the 250 fundraisers of event 1001 by amount raised, in English, with l
   assert.equal(await element.locator("[part=more]").isVisible(), false);
   assert.equal(await element.locator("[part=shown]").textContent(), "Showing 250 of 250");
 
+  // The partner's custom properties and ::part() rules reach inside, as for the card (a
+  // constructed sheet: the page's CSP has no 'unsafe-inline').
+  const themed = await page.evaluate(() => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(`fundraising-event { --fundraising-accent: #7a1f5c; --fundraising-radius: 3px; }
+      fundraising-event::part(fundraiser-title) { text-transform: uppercase; }`);
+    document.adoptedStyleSheets = [sheet];
+    const root = document.querySelector("fundraising-event").shadowRoot;
+    const style = (selector) => getComputedStyle(root.querySelector(selector));
+    return { raised: style("[part=raised]").color, radius: style("[part=card]").borderTopLeftRadius,
+      title: style("[part=fundraiser-title]").textTransform };
+  });
+  assert.deepEqual(themed, { raised: "rgb(122, 31, 92)", radius: "3px", title: "uppercase" });
+
   assert.deepEqual(await axeSeriousViolations(page), []);
   problems.check();
   assert.deepEqual((await events()).errors, []);

@@ -17,9 +17,9 @@
 //   /card?campaign=…&lang=…&carry=…&analytics   a card for another campaign, in a language, with
 //                carry-attribution (`carry`'s value) and the docs' analytics recipe (/analytics.js);
 //                other parameters (utm_*, click ids) stay in the address for the card to read
-//   /event?event-id=…&lang=…&limit=…&per-page=…&page-url=…&images&base-url=…&page-lang=…&card
+//   /event?event-id=…&lang=…&limit=…&per-page=…&page-url=…&images&base-url=…&page-lang=…&card&far
 //                <fundraising-event> (event 1001 by default) with those attributes, on a page in
-//                `page-lang`, a card beside it with `card`; `images` also lets the page load
+//                `page-lang`, a card beside it with `card`, 4000 px below with `far`; `images` also lets the page load
 //                images from IMAGE_ORIGIN (img-src), and `base-url` is the CSP's resource API
 //   /thanks?…&analytics   the thank-you page with the analytics recipe
 import { readFileSync } from "node:fs";
@@ -166,7 +166,7 @@ export function cardPage({ companionUrl, baseUrl, appId }, { partnerOrigin, camp
  * (event-id, limit, per-page, page-url, images, lang...), `lang` the page's, and with `card` a
  * campaign card beside it (its script tag too).
  */
-export function eventPage({ companionUrl, baseUrl, appId }, { attributes = {}, lang = "en", card = false }) {
+export function eventPage({ companionUrl, baseUrl, appId }, { attributes = {}, lang = "en", card = false, far = false }) {
   baseUrl = attributes["base-url"] ?? baseUrl;
   delete attributes["base-url"];
   const companion = new URL(companionUrl).origin;
@@ -179,7 +179,7 @@ export function eventPage({ companionUrl, baseUrl, appId }, { attributes = {}, l
     lang,
     title: "Riverside Runners: the Demo City Marathon",
     head: moduleTag(companion, "event-widget.js") + (card ? moduleTag(companion, "widget.js") : ""),
-    main: `    <h1>Riverside Runners at the marathon</h1>
+    main: `    <h1>Riverside Runners at the marathon</h1>${far ? '\n    <p class="intro">Our story, at length: the runners are far below.</p>' : ""}
     <p>Our runners, and what they raised:</p>${cardElement}
     <fundraising-event app-id="${attr(appId)}" base-url="${attr(baseUrl)}"${own}></fundraising-event>`,
   });
@@ -360,7 +360,7 @@ export async function startPartnerSite(env) {
       }
       // Another base-url (the test helper's fault proxy) is the resource API of this page's CSP.
       const policyEnv = { ...env, baseUrl: attributes["base-url"] ?? env.baseUrl };
-      html(eventPage(env, { attributes, lang: query.get("page-lang") ?? undefined, card: query.has("card") }),
+      html(eventPage(env, { attributes, lang: query.get("page-lang") ?? undefined, card: query.has("card"), far: query.has("far") }),
         partnerCsp(policyEnv, { images: query.has("images") ? IMAGE_ORIGIN : null }));
     } else if (path === "/thanks" && query.has("analytics")) {
       html(thanksPage(env, { analytics: true }));

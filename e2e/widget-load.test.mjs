@@ -100,6 +100,14 @@ it("a page with <fundraising-event> fetches the light build only, within 50 KB; 
     await net.detach();
     return net.requests.map((r) => ({ ...r, path: new URL(r.url).pathname }));
   };
+  // Far below the fold it loads nothing, as the card does, until the visitor scrolls to it.
+  const far = await recordNetwork(page);
+  await page.goto(`${partner.origin}/event?limit=100&far`);
+  await page.waitForLoadState("networkidle");
+  assert.equal(await page.locator("fundraising-event [part=loading]").count(), 1);
+  assert.deepEqual(far.requests.filter((r) => isPackage(r.url) || r.url.startsWith(env.baseUrl)).map((r) => r.url), []);
+  await far.detach();
+
   const requests = await visit("/event?limit=100", ["fundraising-event [part=fundraiser] >> nth=0"]);
   const pkg = requests.filter((r) => isPackage(r.url));
   for (const r of pkg) assert.ok(r.path.startsWith("/pkg/light/"), `${r.path} is not the light build`);
@@ -122,6 +130,8 @@ it("a page with <fundraising-event> fetches the light build only, within 50 KB; 
   const paths = both.filter((r) => isPackage(r.url)).map((r) => r.path);
   assert.ok(paths.includes(`/pkg/${light.wasm}`), JSON.stringify(paths));
   assert.deepEqual(paths.filter((p) => !p.startsWith("/pkg/light/")), []);
+  // Cached as the card's build is: the second page took the light build from the cache.
+  assert.deepEqual(both.filter((r) => isPackage(r.url) && !r.fromCache).map((r) => r.path), []);
   problems.check();
 });
 
