@@ -1,10 +1,12 @@
 // docs/widgets.md against the code: every text (with its English and Welsh defaults), every
 // custom property (with its light and dark defaults) and every part name of the three elements is
-// in its table. Plain Node (no browser): the texts and the theme are modules of their own.
+// in its table, and the list of parameters a card may carry. Plain Node (no browser): the texts,
+// the theme and the card's giving rules are modules of their own.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { EVENT_TEXTS } from "../www/event-text.js";
+import { ATTRIBUTION } from "../www/widget-giving.js";
 import { TEXTS } from "../www/widget-text.js";
 import { PALETTES, SHAPE } from "../www/widget-theme.js";
 
@@ -84,8 +86,5 @@ test("the attribution list of the docs is the card's", async () => {
   const paragraph = docs.slice(docs.indexOf("Only these names are ever carried"));
   const list = paragraph.slice(paragraph.indexOf("console):"), paragraph.indexOf("A value longer"));
   const names = [...list.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
-  // widget.js defines a custom element: read its list from the source rather than import it.
-  const source = readFileSync(new URL("../www/widget.js", import.meta.url), "utf8");
-  const code = /export const ATTRIBUTION = \[([^\]]+)\]/.exec(source)[1];
-  assert.deepEqual(names, [...code.matchAll(/"([a-z_]+)"/g)].map((m) => m[1]));
+  assert.deepEqual(names, ATTRIBUTION);
 });

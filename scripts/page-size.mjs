@@ -18,14 +18,14 @@ export const PAGES = [
     name: "card",
     label: "a page with one `<fundraising-campaign>`",
     build: "widgets",
-    scripts: ["widget.js", "widget-text.js", "widget-theme.js"],
+    scripts: ["widget.js", "widget-element.js", "widget-giving.js", "widget-text.js", "widget-theme.js"],
     budget: 40 * 1024,
   },
   {
     name: "event",
-    label: "a page with `<fundraising-event>` (and a card or not)",
+    label: "a page with `<fundraising-event>` (a card beside it adds widget.js and widget-giving.js, and no build)",
     build: "light",
-    scripts: ["event-widget.js", "event-text.js", "widget.js", "widget-text.js", "widget-theme.js"],
+    scripts: ["event-widget.js", "event-ranking.js", "event-text.js", "widget-element.js", "widget-text.js", "widget-theme.js"],
     budget: 50 * 1024,
   },
 ];

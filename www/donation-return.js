@@ -33,7 +33,7 @@
 // when the element is first at least half in view with something on show) and fundraising-error
 // (detail: the FundraisingError, or an Error for a missing attribute).
 
-import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget.js";
+import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget-element.js";
 import { textAttributes, Words } from "./widget-text.js";
 
 const STYLE = `
