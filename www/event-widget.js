@@ -13,14 +13,14 @@
 // The service ignores `orderBy`, so ranking needs every page of the event: the element fetches
 // them 100 at a time (the service's most), one request after the other, each within the
 // client's retry and abort rules, up to `limit` fundraisers (500 by default, at most 1,000), and
-// says on the element when the ranking covers only the first `limit` of them.
+// says on the element when the ranking covers only the first `limit` of them (event-ranking.js).
 //
 // Same conventions as <fundraising-campaign> (widget.js): a shadow root with constructed style
 // sheets (a strict Content-Security-Policy is fine), the same theme (--fundraising-* custom
 // properties, ::part(), dark scheme), English and Welsh texts (event-text.js) replaceable with
 // `text-*`, numbers and amounts through Intl, every string of the service set as text, never as
 // HTML; loaded only near the viewport. It needs the event's pages, which the widgets' build
-// lacks: it loads the light build (one build for every element of the page, see widget.js).
+// lacks: it loads the light build (one build for every element of the page, widget-element.js).
 //
 // Bad input (a missing or non-numeric event-id, a page-url that is not an http(s) template, a
 // limit or per-page out of range, an answer with odd members) shows the error state and says
