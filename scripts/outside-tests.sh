@@ -10,8 +10,9 @@
 #   - with Node and no Rust toolchain (a PATH and HOME without cargo, rustc or ~/.cargo):
 #     examples/vite (strict TypeScript) on the packed npm packages, signing in through a
 #     companion, under `npx fundraising-sandbox exec`, which passes its command's status on; the
-#     launchers where no binary fits; docs/local-development.md's Vite dev loop, signing in
-#     through the dev server and surviving a reload;
+#     launchers where no binary fits; the widgets' npm package served as a CDN serves it, on a
+#     partner's page; docs/local-development.md's Vite dev loop, signing in through the dev
+#     server and surviving a reload;
 #   - the Rust quick start of the README with the set-up of docs/rust.md, checked for wasm32;
 #   - the Leptos example on the packaged crates, its wasm-bindgen-test suite under
 #     `fundraising-sandbox exec`;
@@ -107,6 +108,15 @@ mkdir -p "$scratch/vite"
   [ "$status" = 3 ] || { echo "error: exec through the npm launcher exited $status, not its command's 3" >&2; exit 1; }
 )
 norust env LAUNCHER_PACKS="$scratch/npm" node --test tests/outside/launcher.test.mjs
+
+step "the widgets from npm: fundraising-widgets packed, served as a CDN serves it, on a partner's page under the documented CSP"
+node scripts/widgets-package.mjs "$scratch/release/npm" >/dev/null
+widgets_pack=$(cd "$scratch/release/npm/fundraising-widgets" && npm pack --silent --pack-destination "$scratch/npm")
+(
+  cd "$scratch/vite"
+  norust env WIDGETS_PACK="$scratch/npm/$widgets_pack" DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" \
+    npx fundraising-sandbox exec -- node --test "$root/tests/outside/widgets-cdn.test.mjs"
+)
 
 step "docs/local-development.md's Vite dev loop, with no Rust toolchain: sign in through the dev server, reload"
 norust env DEV_VITE_DIR="$scratch/vite" DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" \

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 step() { printf '\n==> %s\n' "$*"; }
 
 step "tools"
-scripts/ensure-tools.sh wasm browser engines e2e redis interop deploy
+scripts/ensure-tools.sh wasm browser engines e2e redis interop deploy musl trunk
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
