@@ -118,8 +118,10 @@ widgets_pack=$(cd "$scratch/release/npm/fundraising-widgets" && npm pack --silen
     npx fundraising-sandbox exec -- node --test "$root/tests/outside/widgets-cdn.test.mjs"
 )
 
-step "docs/local-development.md's Vite dev loop, with no Rust toolchain: sign in through the dev server, reload"
-norust env DEV_VITE_DIR="$scratch/vite" DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" \
+step "docs/local-development.md from an empty folder, with no Rust toolchain: the Vite dev loop signs in, reloads, hot-reloads"
+mkdir -p "$scratch/journey"
+norust env PACKS="$scratch/npm" node tests/outside/local-development.mjs "$scratch/journey"
+norust env DEV_VITE_DIR="$scratch/journey/my-app" DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" \
   node --test tests/outside/dev-loop.test.mjs
 # The journeys with Rust below take the servers from npm too.
 export PATH="$scratch/vite/node_modules/.bin:$PATH"

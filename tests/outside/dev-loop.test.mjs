@@ -1,7 +1,9 @@
 // The dev loops of docs/local-development.md, each started exactly as the page says, in a
-// folder outside the workspace with the servers from npm: a Vite app under
+// folder outside the workspace: the Vite app the page makes from an empty folder
+// (tests/outside/local-development.mjs, DEV_VITE_DIR) with the servers from npm, under
 // `npx fundraising-sandbox exec --dev-server --companion -- npm run dev`, and the Leptos example
-// under trunk's `trunk serve` (DEV_LEPTOS_DIR). In Chromium, a person signs in by pop-up through
+// on the packaged crates under `fundraising-sandbox exec --dev-server --companion -- ./dev.sh`
+// (trunk serve, DEV_LEPTOS_DIR). In Chromium, a person signs in by pop-up through
 // the dev server's origin, reloads and is still signed in; an edit of the page reloads it
 // (hot reload) and the session survives that too. Then Ctrl-C stops everything.
 //
@@ -107,7 +109,7 @@ test("a Vite app: npm run dev under exec signs in through the dev server's proxy
     const html = join(dir, "index.html");
     const before = readFileSync(html, "utf8");
     try {
-      writeFileSync(html, before.replace("</main>", '  <p id="edited">Edited while running</p>\n    </main>'));
+      writeFileSync(html, before.replace("</body>", '<p id="edited">Edited while running</p>\n</body>'));
       await page.getByText("Edited while running").waitFor({ timeout: 30_000 });
       await page.getByText("Signed in as Demo Fundraiser").waitFor({ timeout: 30_000 });
     } finally {
@@ -118,6 +120,23 @@ test("a Vite app: npm run dev under exec signs in through the dev server's proxy
   } finally {
     await page.context().browser().close();
   }
+  stop(dev.child);
+  const ended = await Promise.race([dev.exited, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
+  assert.notEqual(ended, "still running", `Ctrl-C did not stop the dev loop:\n${dev.output()}`);
+  running.delete(dev.child);
+});
+
+test("the Leptos example: trunk serve under exec signs in through trunk's proxy, and a reload keeps the session", { skip: !process.env.DEV_LEPTOS_DIR }, async () => {
+  const dir = process.env.DEV_LEPTOS_DIR;
+  // docs/local-development.md's command for trunk, as written (trunk builds the app first).
+  const dev = start(dir, "fundraising-sandbox exec --dev-server --companion -- ./dev.sh");
+  const site = await dev.address;
+  const { page } = await signInAndReload(site, {
+    signedIn: "Signed in as Demo Fundraiser",
+    signedOut: "Not signed in.",
+    signInButton: "#sign-in",
+  });
+  await page.context().browser().close();
   stop(dev.child);
   const ended = await Promise.race([dev.exited, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
   assert.notEqual(ended, "still running", `Ctrl-C did not stop the dev loop:\n${dev.output()}`);
