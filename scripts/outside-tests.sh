@@ -126,10 +126,17 @@ norust env DEV_VITE_DIR="$scratch/journey/my-app" DEV_PLAYWRIGHT="$scratch/vite/
 # The journeys with Rust below take the servers from npm too.
 export PATH="$scratch/vite/node_modules/.bin:$PATH"
 
-step "the README's Rust quick start with docs/rust.md's set-up, for wasm32"
+step "the README's Rust quick start and docs/rust.md's first browser test, with its set-up, in an empty folder"
 node tests/outside/quickstart.mjs "$scratch/quickstart"
 patch "${client_crates[@]}" >>"$scratch/quickstart/Cargo.toml"
-(cd "$scratch/quickstart" && CARGO_TARGET_DIR="$root/target/leptos-example" cargo check -q --target wasm32-unknown-unknown)
+(
+  cd "$scratch/quickstart"
+  CARGO_TARGET_DIR="$root/target/leptos-example" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
+    fundraising-sandbox exec --companion -- cargo test 2>&1 | tee "$scratch/quickstart.log"
+)
+# Zero tests run is a failure: the set-up must reach the browser.
+passed=$(sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$scratch/quickstart.log" | awk '{ n += $1 } END { print n + 0 }')
+[ "$passed" -ge 1 ] || { echo "error: docs/rust.md's set-up ran no test in a browser" >&2; exit 1; }
 
 step "examples/leptos on the packaged crates: its wasm-bindgen-test suite under fundraising-sandbox exec"
 mkdir -p "$scratch/leptos"
