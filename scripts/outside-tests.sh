@@ -15,7 +15,7 @@
 #     server and surviving a reload;
 #   - the Rust quick start of the README with the set-up of docs/rust.md, checked for wasm32;
 #   - the Leptos example on the packaged crates, its wasm-bindgen-test suite under
-#     `fundraising-sandbox exec`;
+#     `fundraising-sandbox exec`, and its `trunk serve` dev loop signing in;
 #   - docs/deploy.md's nginx and companion set-up over TLS (tests/deploy), signing in through
 #     it in Chromium, and docs/widgets.md's nginx hosting of dist/widgets.
 # The packaged crates stand in for crates.io through `[patch.crates-io]` (they are not
@@ -150,6 +150,10 @@ patch "${client_crates[@]}" >>"$scratch/leptos/Cargo.toml"
   CARGO_TARGET_DIR="$root/target/leptos-example" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
     fundraising-sandbox exec --companion -- cargo test
 )
+
+step "the Leptos example's dev loop on the packaged crates: trunk serve under exec signs in through its proxy, and a reload keeps the session"
+CARGO_TARGET_DIR="$root/target/leptos-example" DEV_LEPTOS_DIR="$scratch/leptos" \
+  DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" node --test tests/outside/dev-loop.test.mjs
 
 step "docs/deploy.md: the companion behind nginx over TLS, signing in through it; docs/widgets.md's static hosting"
 mkdir -p "$scratch/deploy"
