@@ -96,7 +96,7 @@ mkdir -p "$scratch/vite"
   # What docs/local-development.md installs: the package, and the servers from npm (their
   # platform packages are not published yet: the packed ones stand in for the registry's).
   norust npm pkg set "dependencies.fundraising-client=file:../$tarball"
-  for pack in "$scratch"/npm/*.tgz; do
+  for pack in "$scratch"/npm/fundraising-sandbox*.tgz "$scratch"/npm/fundraising-companion*.tgz; do
     name=$(tar -xOzf "$pack" package/package.json | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).name')
     norust npm pkg set "devDependencies.$name=file:$pack"
   done
@@ -120,6 +120,7 @@ widgets_pack=$(cd "$scratch/release/npm/fundraising-widgets" && npm pack --silen
 
 step "docs/local-development.md from an empty folder, with no Rust toolchain: the Vite dev loop signs in, reloads, hot-reloads"
 mkdir -p "$scratch/journey"
+cp "$scratch/$tarball" "$scratch/npm/"
 norust env PACKS="$scratch/npm" node tests/outside/local-development.mjs "$scratch/journey"
 norust env DEV_VITE_DIR="$scratch/journey/my-app" DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" \
   node --test tests/outside/dev-loop.test.mjs
