@@ -44,8 +44,8 @@ function start(dir, command, env = {}) {
     const timer = setTimeout(() => reject(new Error(`no dev server address within 10 minutes:\n${output}`)), 600_000);
     const read = (chunk) => {
       output += chunk;
-      // Vite: "Local:   http://127.0.0.1:PORT/"; trunk: "server listening at: ... http://127.0.0.1:PORT/".
-      const match = output.replace(/\x1b\[[0-9;]*m/g, "").match(/(?:Local:|listening at:)[^\n]*?(http:\/\/127\.0\.0\.1:\d+)/);
+      // Vite: "Local:   http://127.0.0.1:PORT/"; trunk: "server listening at:", then the addresses.
+      const match = output.replace(/\x1b\[[0-9;]*m/g, "").match(/(?:Local:|listening at:)[\s\S]*?(http:\/\/127\.0\.0\.1:\d+)/);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);
