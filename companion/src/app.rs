@@ -81,13 +81,9 @@ pub fn app(state: AppState) -> Router {
                 headers.clone(),
                 assets::asset_headers,
             ))
-            .layer(middleware::from_fn_with_state(
-                Root::new(folder),
-                assets::guard_path,
-            ))
             .layer(middleware::from_fn(assets::head_as_get))
             .layer(assets::compression())
-            .service(assets::serve_dir(folder))
+            .service(get(assets::serve_file).with_state(Root::new(folder)))
     };
     let mut router = Router::new().merge(api);
     if let Some(pkg) = &settings.pkg_dir {
