@@ -22,6 +22,8 @@ fn command(limits: &[&str]) -> Command {
         .args([
             "--listen",
             "127.0.0.1:0",
+            "--app-id",
+            "slow-clients-app",
             "--auth-url",
             "http://127.0.0.1:9",
         ])
@@ -234,4 +236,65 @@ fn ctrl_c_and_sigterm_still_stop_an_idle_companion_at_once() {
             .unwrap_or_else(|| panic!("still running 3 s after SIG{signal}"));
         assert!(status.success(), "SIG{signal}: {status}");
     }
+}
+
+/// 1,000 connections each sending a request head just under the limit and never finishing it
+/// (no authentication needed): the companion buffers at most the limit per connection, so its
+/// memory stays within a bound (here 64 MiB above what it used at rest; 1,000 × 16 KiB, the
+/// default limit, is 16 MiB), a head over the limit is answered 431 at once, and the memory is
+/// given back once the connections close (within 16 MiB of rest, while it goes on serving).
+#[test]
+fn a_thousand_maximal_unfinished_heads_keep_memory_bounded_and_give_it_back() {
+    let (server, addr) = start(&["--header-read-timeout-ms", "60000", "--threads", "2"]);
+    assert_healthy(addr);
+    let rest = probe::resident_bytes(server.pid()).expect("RSS");
+    let limit = 16 * 1024;
+
+    let mut over = probe::sent(addr, &probe::unfinished_head("/healthz", limit + 1024));
+    assert_eq!(
+        probe::status_within(&mut over, Duration::from_secs(5)),
+        Some(431),
+        "a head over the limit"
+    );
+
+    let head = probe::unfinished_head("/healthz", limit - 512);
+    let flood = probe::flood(addr, 1000, &head);
+    assert!(flood.len() >= 990, "{} connections made", flood.len());
+    // The server reads them as they come; the most it holds is seen within a few seconds.
+    let mut most = rest;
+    let watching = Instant::now();
+    while watching.elapsed() < Duration::from_secs(3) {
+        most = most.max(probe::resident_bytes(server.pid()).expect("RSS"));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_healthy(addr);
+    let grew = most.saturating_sub(rest);
+    eprintln!(
+        "RSS at rest {} KiB, most {} KiB with 1,000 unfinished heads",
+        rest / 1024,
+        most / 1024
+    );
+    assert!(
+        grew <= 64 * 1024 * 1024,
+        "1,000 unfinished heads took {} MiB above rest",
+        grew / (1024 * 1024)
+    );
+    drop(flood);
+    let closed = Instant::now();
+    let mut now = most;
+    while closed.elapsed() < Duration::from_secs(10) {
+        // The companion goes on serving meanwhile.
+        assert_healthy(addr);
+        now = probe::resident_bytes(server.pid()).expect("RSS");
+        if now <= rest + 16 * 1024 * 1024 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        now <= rest + 16 * 1024 * 1024,
+        "{} MiB above rest 10 s after the connections closed (most {} MiB above)",
+        now.saturating_sub(rest) / (1024 * 1024),
+        grew / (1024 * 1024)
+    );
 }

@@ -1,21 +1,30 @@
-//! Command-line flags (each also settable by environment) and the settings built from them.
+//! The companion's command-line flags (each also settable by environment), and how they
+//! become [`Settings`].
 
+use super::settings::{
+    is_loopback, normalize_origin, read_client_secret, Settings, DEFAULT_REFRESH_GRACE_MS,
+};
 use crate::error::Error;
 use crate::secret::Secret;
-use crate::session::{CookieKey, CookieScope, BFF_COOKIE_PATHS, COOKIE_PATHS};
+use crate::session::CookieKey;
 use crate::telemetry::LogFormat;
 use clap::Parser;
-use fundraising_serve::{
-    Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,
-    DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
-};
+use fundraising_serve::{Limits, ListenerFlags};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 use url::Url;
 
-/// Environment variable that may hold the client secret (the only non-file way to pass it).
-pub const SECRET_ENV: &str = "FUNDRAISING_CLIENT_SECRET";
+fundraising_serve::limit_env!(
+    /// The environment variables of the companion's listener limits (`COMPANION_...`).
+    pub CompanionEnv,
+    "COMPANION"
+);
+
+/// The application id `--demo` uses: the sandbox's demo application.
+pub const DEMO_APP_ID: &str = "demo-app";
+/// The identity server `--demo` uses: the sandbox's, at its default address.
+pub const DEMO_AUTH_URL: &str = "http://127.0.0.1:8082";
 
 /// The companion's flags. The client secret is deliberately not a flag: it comes from
 /// `FUNDRAISING_CLIENT_SECRET` or from the file named by `--client-secret-file`.
@@ -25,19 +34,26 @@ pub struct Args {
     /// Address to listen on; port 0 picks a free port (the bound address is printed).
     #[arg(long, env = "COMPANION_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
-    /// The application id (the Basic user name at the token endpoint and the id_token audience).
-    #[arg(long, env = "COMPANION_APP_ID", default_value = "demo-app")]
-    pub app_id: String,
+    /// The application id (the Basic user name at the token endpoint and the id_token
+    /// audience). Required, unless --demo.
+    #[arg(long, env = "COMPANION_APP_ID")]
+    pub app_id: Option<String>,
+    /// The local demo: --app-id defaults to demo-app and --auth-url to the sandbox at
+    /// http://127.0.0.1:8082. Never in production.
+    #[arg(long, env = "COMPANION_DEMO")]
+    pub demo: bool,
     /// File holding the client secret (trailing newline ignored); alternative to FUNDRAISING_CLIENT_SECRET.
     #[arg(long, env = "COMPANION_CLIENT_SECRET_FILE")]
     pub client_secret_file: Option<PathBuf>,
-    /// The identity server ({auth_url}); its endpoints come from /.well-known/openid-configuration.
-    #[arg(
-        long,
-        env = "COMPANION_AUTH_URL",
-        default_value = "http://127.0.0.1:8082"
-    )]
-    pub auth_url: Url,
+    /// The identity server ({auth_url}); its endpoints come from
+    /// /.well-known/openid-configuration. Required, unless --demo. An http:// address must be
+    /// this machine's (loopback), unless --allow-insecure-auth-url.
+    #[arg(long, env = "COMPANION_AUTH_URL")]
+    pub auth_url: Option<Url>,
+    /// Allows an http:// --auth-url on another machine: the client secret, the codes and the
+    /// tokens then cross the network in clear text.
+    #[arg(long, env = "COMPANION_ALLOW_INSECURE_AUTH_URL")]
+    pub allow_insecure_auth_url: bool,
     /// An origin allowed to call the auth endpoints (repeatable; env: comma-separated).
     /// The companion's own public origin is always allowed.
     #[arg(
@@ -73,32 +89,18 @@ pub struct Args {
     /// `/auth/token` and `/auth/refresh` answer without `accessToken`. Needs `--api-url`.
     #[arg(long, env = "COMPANION_BFF")]
     pub bff: bool,
-    /// Time a client has to send a whole request head (also the wait for the next request on a
-    /// kept-alive connection), in milliseconds; then the connection is closed.
-    #[arg(long, env = "COMPANION_HEADER_READ_TIMEOUT_MS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_MS)]
-    pub header_read_timeout_ms: u64,
-    /// Time a socket read or write may wait without progress (a stalled body, a client that
-    /// stops reading, a request taking longer), in milliseconds; then the connection is closed.
-    #[arg(long, env = "COMPANION_IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS)]
-    pub idle_timeout_ms: u64,
-    /// Time from a request's head to its answer's head (the body read included), in
-    /// milliseconds; then the connection is closed without an answer.
-    #[arg(long, env = "COMPANION_REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
-    pub request_timeout_ms: u64,
-    /// Open connections at most; at the cap new clients wait until one closes.
-    #[arg(long, env = "COMPANION_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
-    pub max_connections: usize,
-    /// On SIGTERM or Ctrl-C the companion drains: readiness fails at once, the listener
-    /// closes, and requests in flight get this long to finish (in milliseconds); connections
-    /// still open then are closed and the process exits 0.
+    /// The listener's limits (timeouts, head size, connections, drain deadline).
+    #[command(flatten)]
+    pub limits: ListenerFlags<CompanionEnv>,
+    /// On SIGTERM or Ctrl-C, how long readiness answers 503 while the listener still accepts,
+    /// before the drain starts (in milliseconds): the time a load balancer needs to see it.
     #[arg(
-        long = "drain-timeout-ms",
-        visible_alias = "drain-timeout",
-        alias = "shutdown-timeout-ms",
-        env = "COMPANION_DRAIN_TIMEOUT_MS",
-        default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS
+        long = "drain-delay-ms",
+        visible_alias = "drain-delay",
+        env = "COMPANION_DRAIN_DELAY_MS",
+        default_value_t = 0
     )]
-    pub shutdown_timeout_ms: u64,
+    pub drain_delay_ms: u64,
     /// Threads serving connections (default: one per core). Each connection is served on one
     /// thread, together with the upstream calls its requests make.
     #[arg(long, env = "COMPANION_THREADS")]
@@ -113,7 +115,7 @@ pub struct Args {
     #[arg(long, env = "COMPANION_REFRESH_GRACE_MS", default_value_t = DEFAULT_REFRESH_GRACE_MS)]
     pub refresh_grace_ms: u64,
     /// Address serving the Prometheus metrics at `/metrics` (e.g. 127.0.0.1:9090); off when
-    /// not given. Keep it off the public network.
+    /// not given. Keep it off the public network (a warning says when it is not loopback).
     #[arg(long, env = "COMPANION_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
     /// Log lines as human-readable text or as JSON objects (one per line).
@@ -125,135 +127,58 @@ pub struct Args {
     pub otlp_endpoint: Option<Url>,
 }
 
-/// Default of `--refresh-grace-ms`: 10 s.
-pub const DEFAULT_REFRESH_GRACE_MS: u64 = 10_000;
-
-/// Everything the running companion needs, already validated.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    /// The application id.
-    pub app_id: String,
-    /// The client secret (Basic password at the token endpoint).
-    pub client_secret: Secret,
-    /// The identity server's address; discovery is fetched from below it.
-    pub auth_url: Url,
-    /// The origin browsers use to reach the companion, e.g. `http://127.0.0.1:8080`.
-    pub public_origin: String,
-    /// Origins allowed to call the auth endpoints (normalised; includes the public origin).
-    pub allowed_origins: Vec<String>,
-    /// Key sealing the session cookie.
-    pub cookie_key: CookieKey,
-    /// Folder served at `/`.
-    pub static_dir: Option<PathBuf>,
-    /// Folder served at `/pkg`.
-    pub pkg_dir: Option<PathBuf>,
-    /// Timeout of each upstream call.
-    pub upstream_timeout: Duration,
-    /// The resource API the served pages call (narrows their CSP's `connect-src`); in BFF
-    /// mode the proxy's upstream.
-    pub api_url: Option<Url>,
-    /// BFF mode: `/api/...` is proxied and no token reaches the page (needs `api_url`).
-    pub bff: bool,
-    /// Redis sharing refresh flights between instances (may hold a password: never printed).
-    pub redis_url: Option<Secret>,
-    /// How long a refresh's outcome is shared with requests still carrying the cookie it
-    /// replaced, from the end of the refresh.
-    pub refresh_grace: Duration,
-    /// Whether metrics are kept (`--metrics-listen` given).
-    pub metrics: bool,
-}
-
-impl Settings {
-    /// Settings with defaults for everything but the essentials; handy in tests and embedding.
-    pub fn new(
-        app_id: &str,
-        client_secret: Secret,
-        auth_url: Url,
-        public_origin: &str,
-    ) -> Result<Self, Error> {
-        let public_origin = normalize_origin(public_origin)?;
-        Ok(Self {
-            app_id: app_id.to_owned(),
-            client_secret,
-            auth_url,
-            allowed_origins: vec![public_origin.clone()],
-            public_origin,
-            cookie_key: CookieKey::random(),
-            static_dir: None,
-            pkg_dir: None,
-            upstream_timeout: Duration::from_millis(10_000),
-            api_url: None,
-            bff: false,
-            redis_url: None,
-            refresh_grace: Duration::from_millis(DEFAULT_REFRESH_GRACE_MS),
-            metrics: false,
-        })
-    }
-
-    /// Adds an allowed origin (normalised; duplicates ignored).
-    pub fn allow_origin(&mut self, origin: &str) -> Result<(), Error> {
-        let origin = normalize_origin(origin)?;
-        if !self.allowed_origins.contains(&origin) {
-            self.allowed_origins.push(origin);
-        }
-        Ok(())
-    }
-
-    /// Whether the session cookie gets the `Secure` attribute (public origin is https).
-    pub fn secure_cookies(&self) -> bool {
-        self.public_origin.starts_with("https://")
-    }
-
-    /// The session cookie's `Secure` attribute and paths (`/auth`, and also `/api` in BFF
-    /// mode, where the proxied calls need it too).
-    pub fn cookie_scope(&self) -> CookieScope {
-        CookieScope {
-            secure: self.secure_cookies(),
-            paths: if self.bff {
-                BFF_COOKIE_PATHS
-            } else {
-                COOKIE_PATHS
-            },
-        }
-    }
-}
-
 impl Args {
-    /// The listener's limits (timeouts, connection cap, shutdown deadline).
+    /// The listener's limits (timeouts, head size, connection cap, drain deadline).
     pub fn limits(&self) -> Limits {
-        Limits::from_millis(
-            self.header_read_timeout_ms,
-            self.idle_timeout_ms,
-            self.request_timeout_ms,
-            self.max_connections,
-            self.shutdown_timeout_ms,
-        )
+        self.limits.limits()
+    }
+
+    /// The pause between SIGTERM and the drain, while readiness fails.
+    pub fn drain_delay(&self) -> Duration {
+        Duration::from_millis(self.drain_delay_ms)
     }
 
     /// Builds the settings once the listener is bound (`bound` fills a port-0 public origin).
     /// `secret_env` is the value of `FUNDRAISING_CLIENT_SECRET`, if set. Returns the settings and
     /// whether the cookie key is a random one made at start.
+    ///
+    /// Refused: no `--app-id` or `--auth-url` without `--demo` (the demo's values would sign
+    /// users into the wrong application, and send the secret to whatever listens on the
+    /// sandbox's port), and an `http://` identity server on another machine without
+    /// `--allow-insecure-auth-url`.
     pub fn into_settings(
         self,
         bound: SocketAddr,
         secret_env: Option<String>,
     ) -> Result<(Settings, bool), Error> {
+        let app_id = match (self.app_id, self.demo) {
+            (Some(id), _) if !id.trim().is_empty() => id,
+            (_, true) => DEMO_APP_ID.to_owned(),
+            _ => {
+                return Err(Error::Config(
+                    "--app-id (COMPANION_APP_ID) is required: your application's id. \
+                     For the local demo against the sandbox, pass --demo"
+                        .into(),
+                ))
+            }
+        };
+        let auth_url = match (self.auth_url, self.demo) {
+            (Some(url), _) => url,
+            (None, true) => Url::parse(DEMO_AUTH_URL).expect("the demo's address parses"),
+            (None, false) => {
+                return Err(Error::Config(
+                    "--auth-url (COMPANION_AUTH_URL) is required: the identity server's https \
+                     address. For the local demo against the sandbox, pass --demo"
+                        .into(),
+                ))
+            }
+        };
         let client_secret = read_client_secret(secret_env, self.client_secret_file.as_deref())?;
-        if !matches!(self.auth_url.scheme(), "http" | "https") {
-            return Err(Error::Config(
-                "--auth-url must be an http or https address".into(),
-            ));
-        }
-        if self.auth_url.scheme() == "https" && !cfg!(feature = "rustls") {
-            return Err(Error::Config(
-                "an https --auth-url needs the `rustls` cargo feature (on by default)".into(),
-            ));
-        }
+        check_auth_url(&auth_url, self.allow_insecure_auth_url)?;
         let public_origin = self
             .public_origin
             .unwrap_or_else(|| format!("http://{bound}"));
-        let mut settings =
-            Settings::new(&self.app_id, client_secret, self.auth_url, &public_origin)?;
+        let mut settings = Settings::new(&app_id, client_secret, auth_url, &public_origin)?;
         for origin in &self.allowed_origins {
             settings.allow_origin(origin)?;
         }
@@ -284,32 +209,25 @@ impl Args {
     }
 }
 
-/// The client secret from exactly one of the environment value or the file.
-pub fn read_client_secret(env: Option<String>, file: Option<&Path>) -> Result<Secret, Error> {
-    let raw = match (env.filter(|v| !v.is_empty()), file) {
-        (Some(_), Some(_)) => {
-            return Err(Error::Config(format!(
-            "give the client secret either in {SECRET_ENV} or with --client-secret-file, not both"
-        )))
-        }
-        (Some(value), None) => value,
-        (None, Some(path)) => std::fs::read_to_string(path).map_err(|e| {
-            Error::Config(format!(
-                "cannot read the client secret file {}: {e}",
-                path.display()
-            ))
-        })?,
-        (None, None) => {
-            return Err(Error::Config(format!(
-                "the client secret is missing: set {SECRET_ENV} or pass --client-secret-file"
-            )))
-        }
-    };
-    let trimmed = raw.trim_end_matches(['\r', '\n']);
-    if trimmed.is_empty() {
-        return Err(Error::Config("the client secret is empty".into()));
+/// An `--auth-url` the companion may send the secret to: http or https (https needs the
+/// `rustls` feature), and http only on this machine unless the risk is named.
+fn check_auth_url(url: &Url, allow_insecure: bool) -> Result<(), Error> {
+    match url.scheme() {
+        "https" if !cfg!(feature = "rustls") => Err(Error::Config(
+            "an https --auth-url needs the `rustls` cargo feature (on by default)".into(),
+        )),
+        "https" => Ok(()),
+        "http" if is_loopback(url) || allow_insecure => Ok(()),
+        "http" => Err(Error::Config(
+            "--auth-url is http:// on another machine: the client secret, codes and tokens \
+             would cross the network in clear text. Use https://, or pass \
+             --allow-insecure-auth-url to accept that"
+                .into(),
+        )),
+        _ => Err(Error::Config(
+            "--auth-url must be an http or https address".into(),
+        )),
     }
-    Ok(Secret::new(trimmed))
 }
 
 /// Checks a `--redis-url` without connecting (the message never repeats it: it may hold a
@@ -327,54 +245,25 @@ fn check_redis_url(url: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// `scheme://host[:port]` of an http(s) address, as browsers send it in `Origin`.
-pub fn normalize_origin(value: &str) -> Result<String, Error> {
-    let url =
-        Url::parse(value.trim()).map_err(|_| Error::Config(format!("not an origin: {value}")))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-        return Err(Error::Config(format!("not an http(s) origin: {value}")));
-    }
-    Ok(url.origin().ascii_serialization())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn origins_are_normalised() {
-        assert_eq!(
-            normalize_origin("http://127.0.0.1:8080/").unwrap(),
-            "http://127.0.0.1:8080"
-        );
-        assert_eq!(
-            normalize_origin("HTTPS://Example.ORG:443").unwrap(),
-            "https://example.org"
-        );
-        assert!(normalize_origin("ftp://example.org").is_err());
-        assert!(normalize_origin("nonsense").is_err());
+    /// The flags a production companion needs at least, then `extra`.
+    fn parse(extra: &[&str]) -> Args {
+        let mut argv = vec![
+            "companion",
+            "--app-id",
+            "partner-app",
+            "--auth-url",
+            "http://127.0.0.1:8082",
+        ];
+        argv.extend_from_slice(extra);
+        Args::try_parse_from(argv).unwrap()
     }
 
-    #[test]
-    fn the_secret_comes_from_exactly_one_place() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("secret");
-        std::fs::write(&file, "from-file\n").unwrap();
-        assert_eq!(
-            read_client_secret(None, Some(&file)).unwrap().expose(),
-            "from-file"
-        );
-        assert_eq!(
-            read_client_secret(Some("from-env".into()), None)
-                .unwrap()
-                .expose(),
-            "from-env"
-        );
-        assert!(read_client_secret(Some("x".into()), Some(&file)).is_err());
-        let missing = read_client_secret(None, None).unwrap_err().to_string();
-        assert!(missing.contains(SECRET_ENV));
-        std::fs::write(&file, "\n").unwrap();
-        assert!(read_client_secret(None, Some(&file)).is_err());
+    fn bound() -> SocketAddr {
+        "127.0.0.1:4000".parse().unwrap()
     }
 
     #[test]
@@ -398,8 +287,7 @@ mod tests {
 
     #[test]
     fn settings_from_flags() {
-        let args = Args::try_parse_from([
-            "companion",
+        let args = parse(&[
             "--listen",
             "127.0.0.1:0",
             "--allowed-origin",
@@ -408,13 +296,11 @@ mod tests {
             "https://partner.example",
             "--upstream-timeout-ms",
             "250",
-        ])
-        .unwrap();
-        let (settings, random_key) = args
-            .into_settings("127.0.0.1:4000".parse().unwrap(), Some("s3cret".into()))
-            .unwrap();
+        ]);
+        let (settings, random_key) = args.into_settings(bound(), Some("s3cret".into())).unwrap();
         assert!(random_key);
         assert!(settings.secure_cookies());
+        assert_eq!(settings.app_id, "partner-app");
         assert_eq!(
             settings.allowed_origins,
             vec!["https://partner.example", "http://localhost:3000"]
@@ -424,71 +310,137 @@ mod tests {
     }
 
     #[test]
+    fn the_demo_defaults_need_demo() {
+        for (argv, missing) in [
+            (vec!["companion"], "--app-id"),
+            (vec!["companion", "--app-id", "a"], "--auth-url"),
+            (
+                vec!["companion", "--auth-url", "https://id.example"],
+                "--app-id",
+            ),
+        ] {
+            let error = Args::try_parse_from(argv)
+                .unwrap()
+                .into_settings(bound(), Some("s".into()))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.contains(missing) && error.contains("--demo"),
+                "{error}"
+            );
+        }
+        let (demo, _) = Args::try_parse_from(["companion", "--demo"])
+            .unwrap()
+            .into_settings(bound(), Some("s".into()))
+            .unwrap();
+        assert_eq!(demo.app_id, DEMO_APP_ID);
+        assert_eq!(demo.auth_url.as_str(), "http://127.0.0.1:8082/");
+        // Explicit values win over the demo's.
+        let (mixed, _) = Args::try_parse_from(["companion", "--demo", "--app-id", "mine"])
+            .unwrap()
+            .into_settings(bound(), Some("s".into()))
+            .unwrap();
+        assert_eq!(mixed.app_id, "mine");
+    }
+
+    #[test]
+    fn a_remote_http_identity_server_needs_the_risk_named() {
+        let settings = |extra: &[&str]| {
+            let mut argv = vec!["companion", "--app-id", "a"];
+            argv.extend_from_slice(extra);
+            Args::try_parse_from(argv)
+                .unwrap()
+                .into_settings(bound(), Some("s".into()))
+        };
+        let error = settings(&["--auth-url", "http://10.0.0.5:8082"])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("--allow-insecure-auth-url"), "{error}");
+        assert!(settings(&[
+            "--auth-url",
+            "http://10.0.0.5:8082",
+            "--allow-insecure-auth-url"
+        ])
+        .is_ok());
+        for fine in [
+            "http://127.0.0.1:8082",
+            "http://localhost:8082",
+            "http://[::1]:8082",
+            "https://id.example",
+        ] {
+            assert!(settings(&["--auth-url", fine]).is_ok(), "{fine}");
+        }
+        assert!(settings(&["--auth-url", "ftp://id.example"]).is_err());
+    }
+
+    #[test]
     fn bff_needs_an_api_url() {
-        let bound = "127.0.0.1:4000".parse().unwrap();
-        let args = Args::try_parse_from(["companion", "--bff"]).unwrap();
-        let error = args.into_settings(bound, Some("s".into())).unwrap_err();
+        let error = parse(&["--bff"])
+            .into_settings(bound(), Some("s".into()))
+            .unwrap_err();
         assert!(error.to_string().contains("--api-url"), "{error}");
-        let args =
-            Args::try_parse_from(["companion", "--bff", "--api-url", "http://127.0.0.1:8081"])
-                .unwrap();
-        let (settings, _) = args.into_settings(bound, Some("s".into())).unwrap();
+        let (settings, _) = parse(&["--bff", "--api-url", "http://127.0.0.1:8081"])
+            .into_settings(bound(), Some("s".into()))
+            .unwrap();
         assert!(settings.bff);
         assert_eq!(settings.cookie_scope().paths, ["/auth", "/api"]);
-        let args = Args::try_parse_from(["companion"]).unwrap();
-        let (settings, _) = args.into_settings(bound, Some("s".into())).unwrap();
+        let (settings, _) = parse(&[]).into_settings(bound(), Some("s".into())).unwrap();
         assert!(!settings.bff);
         assert_eq!(settings.cookie_scope().paths, ["/auth"]);
     }
 
     #[test]
     fn the_redis_url_is_checked_and_never_printed() {
-        let parse = |url: &str| {
-            Args::try_parse_from(["companion", "--redis-url", url])
-                .unwrap()
-                .into_settings("127.0.0.1:4000".parse().unwrap(), Some("s".into()))
-        };
-        let (settings, _) = parse("redis://:hunter22@127.0.0.1:6390/2").unwrap();
+        let with =
+            |url: &str| parse(&["--redis-url", url]).into_settings(bound(), Some("s".into()));
+        let (settings, _) = with("redis://:hunter22@127.0.0.1:6390/2").unwrap();
         assert_eq!(
             settings.redis_url.as_ref().map(Secret::expose),
             Some("redis://:hunter22@127.0.0.1:6390/2")
         );
         assert!(!format!("{settings:?}").contains("hunter22"));
-        assert!(parse("redis+unix:///run/redis.sock").is_ok());
+        assert!(with("redis+unix:///run/redis.sock").is_ok());
         for bad in ["rediss://h:6379", "http://h:6379", "nonsense", "redis://"] {
-            let e = parse(bad).unwrap_err().to_string();
+            let e = with(bad).unwrap_err().to_string();
             assert!(e.contains("--redis-url"), "{bad}: {e}");
         }
-        let (none, _) = Args::try_parse_from(["companion"])
-            .unwrap()
-            .into_settings("127.0.0.1:4000".parse().unwrap(), Some("s".into()))
-            .unwrap();
+        let (none, _) = parse(&[]).into_settings(bound(), Some("s".into())).unwrap();
         assert!(none.redis_url.is_none());
     }
 
     #[test]
-    fn listener_limits_from_flags() {
-        let defaults = Args::try_parse_from(["companion"]).unwrap().limits();
-        assert_eq!(defaults, Limits::default());
-        let args = Args::try_parse_from([
-            "companion",
+    fn listener_limits_and_the_drain_delay_from_flags() {
+        assert_eq!(parse(&[]).limits(), Limits::default());
+        assert_eq!(parse(&[]).drain_delay(), Duration::ZERO);
+        let args = parse(&[
             "--header-read-timeout-ms",
             "500",
-            "--idle-timeout-ms",
-            "2000",
-            "--request-timeout-ms",
-            "4000",
-            "--max-connections",
-            "8",
+            "--max-header-bytes",
+            "9000",
             "--drain-timeout",
             "300",
-        ])
-        .unwrap();
+            "--drain-delay",
+            "1500",
+        ]);
         let limits = args.limits();
         assert_eq!(limits.header_read_timeout, Duration::from_millis(500));
-        assert_eq!(limits.idle_timeout, Duration::from_millis(2000));
-        assert_eq!(limits.request_timeout, Duration::from_millis(4000));
-        assert_eq!(limits.max_connections, 8);
+        assert_eq!(limits.max_header_bytes, 9000);
         assert_eq!(limits.shutdown_timeout, Duration::from_millis(300));
+        assert_eq!(args.drain_delay(), Duration::from_millis(1500));
+        let cmd = <Args as clap::CommandFactory>::command();
+        let env = |id: &str| {
+            cmd.get_arguments()
+                .find(|a| a.get_id() == id)
+                .and_then(|a| a.get_env())
+                .map(|e| e.to_string_lossy().into_owned())
+        };
+        assert_eq!(
+            env("header_read_timeout_ms").as_deref(),
+            Some("COMPANION_HEADER_READ_TIMEOUT_MS")
+        );
+        assert_eq!(
+            env("drain_timeout_ms").as_deref(),
+            Some("COMPANION_DRAIN_TIMEOUT_MS")
+        );
     }
 }
