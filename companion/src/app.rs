@@ -35,6 +35,8 @@ use tracing::Instrument;
 /// Every answer carries `X-Request-Id` (the client's, when usable, else a new one); each
 /// request is one log line and, with metrics on, counted.
 pub fn app(state: AppState) -> Router {
+    // What /readyz reads is kept fresh in the background, not fetched per request.
+    state.keep_fresh();
     let settings = state.settings();
     let origins: Vec<HeaderValue> = settings
         .allowed_origins
