@@ -226,9 +226,14 @@ async fn the_metrics_scrape_parses_and_counts_requests_refreshes_upstream_calls_
     // A late tab with the old cookie, within the grace window.
     let late = post(&companion, "/auth/refresh", None, Some(&cookie1)).await;
     assert_eq!(late.status, 200, "{}", late.body);
-    // After the window the used token goes to the identity server, which refuses it (and
-    // ends the session): reuse detected.
-    tokio::time::sleep(Duration::from_millis(1700)).await;
+    // After the window (the companion's clock moved past it: the outcome's sealed expiry has
+    // passed) the used token goes to the identity server, which refuses it (and ends the
+    // session): reuse detected.
+    companion
+        .state
+        .settings()
+        .clock
+        .advance(Duration::from_millis(1700));
     let reused = post(&companion, "/auth/refresh", None, Some(&cookie1)).await;
     assert_eq!(reused.status, 401, "{}", reused.body);
     let ended = post(&companion, "/auth/refresh", None, Some(&cookie2)).await;
