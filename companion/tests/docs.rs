@@ -3,7 +3,6 @@
 //! table of the browser-based-apps BCP's rules against the tests it names (each rule names
 //! tests that exist, or says why it is not followed).
 
-
 use clap::CommandFactory;
 use fundraising_companion::Args;
 use std::collections::BTreeSet;

@@ -247,7 +247,6 @@ fn ctrl_c_and_sigterm_still_stop_an_idle_companion_at_once() {
 fn a_thousand_maximal_unfinished_heads_keep_memory_bounded_and_give_it_back() {
     let (server, addr) = start(&["--header-read-timeout-ms", "60000", "--threads", "2"]);
     assert_healthy(addr);
-    let rest = probe::resident_bytes(server.pid()).expect("RSS");
     let limit = 16 * 1024;
 
     let mut over = probe::sent(addr, &probe::unfinished_head("/healthz", limit + 1024));
@@ -258,43 +257,19 @@ fn a_thousand_maximal_unfinished_heads_keep_memory_bounded_and_give_it_back() {
     );
 
     let head = probe::unfinished_head("/healthz", limit - 512);
-    let flood = probe::flood(addr, 1000, &head);
-    assert!(flood.len() >= 990, "{} connections made", flood.len());
-    // The server reads them as they come; the most it holds is seen within a few seconds.
-    let mut most = rest;
-    let watching = Instant::now();
-    while watching.elapsed() < Duration::from_secs(3) {
-        most = most.max(probe::resident_bytes(server.pid()).expect("RSS"));
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert_healthy(addr);
-    let grew = most.saturating_sub(rest);
-    eprintln!(
-        "RSS at rest {} KiB, most {} KiB with 1,000 unfinished heads",
-        rest / 1024,
-        most / 1024
-    );
+    let flooded = probe::flood_and_watch(server.pid(), &[addr], 1000, &head, 16 << 20, || {
+        assert_healthy(addr)
+    });
+    let grew = flooded.most.saturating_sub(flooded.rest);
     assert!(
-        grew <= 64 * 1024 * 1024,
+        grew <= 64 << 20,
         "1,000 unfinished heads took {} MiB above rest",
-        grew / (1024 * 1024)
+        grew >> 20
     );
-    drop(flood);
-    let closed = Instant::now();
-    let mut now = most;
-    while closed.elapsed() < Duration::from_secs(10) {
-        // The companion goes on serving meanwhile.
-        assert_healthy(addr);
-        now = probe::resident_bytes(server.pid()).expect("RSS");
-        if now <= rest + 16 * 1024 * 1024 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
     assert!(
-        now <= rest + 16 * 1024 * 1024,
+        flooded.after <= flooded.rest + (16 << 20),
         "{} MiB above rest 10 s after the connections closed (most {} MiB above)",
-        now.saturating_sub(rest) / (1024 * 1024),
-        grew / (1024 * 1024)
+        flooded.after.saturating_sub(flooded.rest) >> 20,
+        grew >> 20
     );
 }

@@ -221,3 +221,37 @@ fn after_sigterm_readiness_fails_while_the_listener_still_accepts_then_it_drains
     let log = process.stderr();
     assert!(log.contains("readiness fails; still accepting"), "{log}");
 }
+
+/// The metrics listener has small limits of its own: a 12 KB request head, which the site's
+/// listener takes (16 KiB by default), is answered 431 there (8 KiB).
+#[test]
+fn the_metrics_listener_has_small_limits_of_its_own() {
+    let mut process = Process::spawn(companion(&[
+        "--app-id",
+        "partner-app",
+        "--auth-url",
+        "http://127.0.0.1:9",
+        "--metrics-listen",
+        "127.0.0.1:0",
+    ]));
+    let site = process.wait_for_line("companion listening on ");
+    let metrics = process.wait_for_line("companion metrics on ");
+    let site = site.trim_start_matches("http://").to_owned();
+    let metrics = metrics
+        .trim_start_matches("http://")
+        .trim_end_matches("/metrics")
+        .to_owned();
+    let head = |path: &str| {
+        let mut head = format!("GET {path} HTTP/1.1\r\nHost: x\r\nX-Fill: ").into_bytes();
+        head.resize(12_000, b'a');
+        head.extend_from_slice(b"\r\nConnection: close\r\n\r\n");
+        head
+    };
+    assert_eq!(raw(&site, &head("/healthz")), "HTTP/1.1 200 OK");
+    assert_eq!(
+        raw(&metrics, &head("/metrics")),
+        "HTTP/1.1 431 Request Header Fields Too Large"
+    );
+    terminate(&process);
+    assert!(process.wait_exit(Duration::from_secs(10)).success());
+}

@@ -269,3 +269,64 @@ pub fn status_within(stream: &mut TcpStream, limit: Duration) -> Option<u16> {
         .parse()
         .ok()
 }
+
+/// What a server's memory did through a flood of unfinished heads.
+#[derive(Debug, Clone, Copy)]
+pub struct Flooded {
+    /// Resident bytes before the flood.
+    pub rest: u64,
+    /// The most seen while the flood's connections were open.
+    pub most: u64,
+    /// Resident bytes once the connections closed: when back within `slack` of `rest`, or
+    /// after 10 s.
+    pub after: u64,
+}
+
+/// Opens `n` connections spread over `addrs`, each sending `head` and then nothing; watches
+/// `pid`'s resident memory for 3 s, closes them, and watches it for at most 10 s more (until it
+/// is back within `slack` bytes of where it was), calling `serve` between looks: the server
+/// goes on serving meanwhile. Panics when fewer than 99% of the connections were made.
+pub fn flood_and_watch(
+    pid: u32,
+    addrs: &[SocketAddr],
+    n: usize,
+    head: &[u8],
+    slack: u64,
+    serve: impl Fn(),
+) -> Flooded {
+    let rest = resident_bytes(pid).expect("RSS");
+    let mut streams = Vec::new();
+    for addr in addrs {
+        streams.extend(flood(*addr, n / addrs.len(), head));
+    }
+    assert!(
+        streams.len() * 100 >= n * 99,
+        "{} of {n} connections made",
+        streams.len()
+    );
+    let mut most = rest;
+    let watching = Instant::now();
+    while watching.elapsed() < Duration::from_secs(3) {
+        most = most.max(resident_bytes(pid).expect("RSS"));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    serve();
+    drop(streams);
+    let closed = Instant::now();
+    let mut after = most;
+    while closed.elapsed() < Duration::from_secs(10) {
+        serve();
+        after = resident_bytes(pid).expect("RSS");
+        if after <= rest + slack {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    eprintln!(
+        "RSS at rest {} KiB, most {} KiB with {n} unfinished heads, {} KiB after they closed",
+        rest / 1024,
+        most / 1024,
+        after / 1024
+    );
+    Flooded { rest, most, after }
+}
