@@ -10,6 +10,8 @@
 #   FUZZ_SECONDS=N                   fuzzing time per target (default 300)
 #   BENCH_BEFORE_PKG_DIR=DIR         another build's pkg/ (say, of the commit before): its sizes and
 #                                    its decoding, measured beside this build's in the same run
+#   BENCH_BEFORE_COMPANION=FILE      another build's fundraising-companion (release): its code
+#                                    exchange and refresh throughput beside this build's, same run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

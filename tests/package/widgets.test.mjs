@@ -85,7 +85,7 @@ let base;
 
 before(async () => {
   assert.ok(existsSync(companionBin), "target/debug/fundraising-companion is missing: cargo build -p fundraising-companion");
-  companion = spawn(companionBin, ["--listen", "127.0.0.1:0", "--static-dir", dir], {
+  companion = spawn(companionBin, ["--listen", "127.0.0.1:0", "--demo", "--static-dir", dir], {
     env: { ...process.env, FUNDRAISING_CLIENT_SECRET: "unused" },
     stdio: ["ignore", "pipe", "inherit"],
   });
