@@ -7,9 +7,7 @@ use std::cell::RefCell;
 
 use serde_json::Value;
 
-use super::shaped::Build;
 use crate::shape::Shape;
-use crate::ServiceDate;
 
 /// Read access to one node of a parsed JSON tree.
 pub trait JsonNode: Sized {
@@ -160,11 +158,11 @@ impl JsonNode for Value {
         self.as_f64()
     }
 
+    /// The text JavaScript writes for the number (`String(n)` of what `JSON.parse` reads), as
+    /// the browser has it: `1.0` is `"1"`, `1e21` is `"1e+21"`.
     fn number_text(&self) -> Option<String> {
-        match self {
-            Value::Number(n) => Some(n.to_string()),
-            _ => None,
-        }
+        let n = self.as_f64()?;
+        Some(ryu_js::Buffer::new().format(n).to_owned())
     }
 
     fn boolean(&self) -> Option<bool> {
@@ -200,52 +198,6 @@ impl JsonNode for Value {
     }
 }
 
-impl Build for Value {
-    type Out = Value;
-
-    fn keep(&self) -> Value {
-        self.clone()
-    }
-
-    fn new_null() -> Value {
-        Value::Null
-    }
-
-    fn new_text(text: &str) -> Value {
-        Value::String(text.to_owned())
-    }
-
-    fn new_number(n: f64) -> Value {
-        Value::from(n)
-    }
-
-    fn new_integer(n: i64) -> Value {
-        Value::from(n)
-    }
-
-    fn new_boolean(b: bool) -> Value {
-        Value::Bool(b)
-    }
-
-    /// The date in the serde form of [`ServiceDate`], keeping the offset it was sent with.
-    fn new_date(date: ServiceDate) -> Value {
-        Value::String(date.to_json_string_as_sent())
-    }
-
-    fn new_object(_node: Option<&Value>, shape: &'static Shape, values: Vec<Value>) -> Value {
-        let members = shape.fields.iter().map(|f| f.name.to_owned()).zip(values);
-        Value::Object(members.collect())
-    }
-
-    fn new_list(_node: &Value, items: Vec<Value>) -> Value {
-        Value::Array(items)
-    }
-
-    fn new_empty_list() -> Value {
-        Value::Array(Vec::new())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,10 +208,13 @@ mod tests {
         let casings = Casings::default();
         let node = json!({"a": 1, "TITLE": null, "Title": "x", "title": null});
         assert_eq!(member(&node, "title", &casings), Some(json!("x")));
-        // serde_json keeps members sorted by name: `TiTlE` comes before `Title`.
+        // Members keep the order they were sent in, as `JSON.parse` keeps them: `Title` comes
+        // before `TiTlE`.
         let node = json!({"TITLE": null, "Title": "x", "title": null, "TiTlE": "y"});
+        assert_eq!(member(&node, "title", &casings), Some(json!("x")));
+        assert_eq!(member_as_stated(&node, "title"), Some(json!("x")));
+        let node: Value = serde_json::from_str(r#"{"TiTlE": "y", "Title": "x"}"#).unwrap();
         assert_eq!(member(&node, "title", &casings), Some(json!("y")));
-        assert_eq!(member_as_stated(&node, "title"), Some(json!("y")));
         let node = json!({"a": 1});
         assert_eq!(member(&node, "a", &casings), Some(json!(1)));
         assert_eq!(member(&node, "b", &casings), None);
