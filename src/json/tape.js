@@ -1,28 +1,38 @@
 // What the package's Rust code reads of a JS value (a JSON.parse tree, an options object) in
-// one call, and the edits it makes a result with in another (src/json.rs). Facts and copies
-// only: which members a result keeps, renames, drops or adds is decided in Rust, by core's rules.
+// one call (src/json/tree.rs), and the edits it makes a result with in another
+// (src/js/decode/). Facts and copies only: which members a result keeps, renames, drops or
+// adds is decided in Rust, by core's rules. The three tables are Rust's, word for word (tests
+// in tree.rs and edits.rs hold them equal).
 
-/** The kind codes of src/json.rs `Kind`. */
+const Kind = { Absent: 0, Null: 1, False: 2, True: 3, Number: 4, String: 5, Array: 6, Object: 7, Other: 8, };
+const Op = { Field: 1, Delete: 2, NewObject: 3, NewArray: 4, Item: 5, };
+const Tag = { Member: 1, Null: 2, False: 3, True: 4, Number: 5, Date: 6, Made: 7, New: 8, Container: 9, };
+
 function kind(v) {
   switch (typeof v) {
-    case "undefined": return 0;
-    case "number": return 4;
-    case "string": return 5;
-    case "boolean": return v ? 3 : 2;
-    case "object": return v === null ? 1 : Array.isArray(v) ? 6 : 7;
-    default: return 8;
+    case "undefined": return Kind.Absent;
+    case "number": return Kind.Number;
+    case "string": return Kind.String;
+    case "boolean": return v ? Kind.True : Kind.False;
+    case "object": return v === null ? Kind.Null : Array.isArray(v) ? Kind.Array : Kind.Object;
+    default: return Kind.Other;
   }
 }
 
 /**
- * Reads `root` and every object and array it reaches, each once: `containers` gets them (a
- * container's id is its position), `values` their values (an object's in `Object.keys` order,
- * an array's items), `keys` each one's member names (one array per distinct list of names;
- * arrays: null). Returns the tape: the root's kind and payload, the number of containers, the
- * position of each one's entry, then each entry: its names' id (-1 for an array), its number
- * of values, and per value its kind and payload (a number's value, a container's id, or 0).
+ * Reads `root` and every object and array it reaches, each once, into `arrays`:
+ * `[containers, values, keys]`. `containers` gets them (a container's id is its position),
+ * `values` their values (an object's in `Object.keys` order, an array's items), `keys` each
+ * one's member names (one array per distinct list of names; arrays: null). Returns the tape:
+ * the root's kind and payload, the number of containers, the position of each one's entry,
+ * then each entry: its names' id (-1 for an array), its number of values, and per value its
+ * kind and payload (a number's value, a container's id, or 0).
  */
-export function scan(root, containers, values, keys) {
+export function scan(root, arrays) {
+  const containers = [];
+  const values = [];
+  const keys = [];
+  arrays.push(containers, values, keys);
   const ids = new Map();
   const namesIds = new Map();
   // The objects of a list usually have the same names: the last list is tried first.
@@ -42,7 +52,7 @@ export function scan(root, containers, values, keys) {
     }
     return id;
   };
-  const payload = (v, k) => (k === 4 ? v : k === 6 || k === 7 ? idOf(v) : 0);
+  const payload = (v, k) => (k === Kind.Number ? v : k === Kind.Array || k === Kind.Object ? idOf(v) : 0);
   const rootKind = kind(root);
   const head = [rootKind, payload(root, rootKind)];
   const body = [];
@@ -92,41 +102,45 @@ export function scan(root, containers, values, keys) {
 }
 
 /** The string or number `values[c][i]`, as text. */
-export function text(values, c, i) {
-  return String(values[c][i]);
+export function text(arrays, c, i) {
+  return String(arrays[1][c][i]);
 }
 
 /**
- * Carries out `edits` (records of six numbers) on the containers `scan` read and on new ones,
- * and returns the value `result` (kind, a, b) names. A value is: 1 `values[a][b]`, 2 null,
- * 3 false, 4 true, 5 the number a, 6 a Date of a milliseconds, 7 `made[a]`, 8 new container a,
- * 9 container a. Records: [1, target, name, value...] sets `fieldNames[name]` of a target (a
- * container, or new container -target - 1), [2, c, key] deletes member `keys[c][key]`,
- * [3, n] makes new object n, [4, n, length] new array n, [5, target, index, value...] sets an item.
+ * Carries out `edits` (records of six numbers: an op and its operands) on the containers
+ * `scan` read into `arrays` and on new ones, and returns the value `result` (a tag and its two
+ * operands) names. A value is: Member `values[a][b]`, Null, False, True, Number a, Date of a
+ * milliseconds, Made `made[a]`, New container a, Container a. Ops: Field [target, name,
+ * value...] sets member `made[name]` of a target (a container, or new container -target - 1),
+ * Delete [c, key] deletes member `keys[c][key]`, NewObject [n] makes new object n, NewArray
+ * [n, length] new array n, Item [target, index, value...] sets an item.
  */
-export function apply(edits, made, containers, values, keys, fieldNames, result) {
+export function apply(edits, made, arrays, result) {
+  const [containers, values, keys] = arrays;
   const fresh = [];
-  const value = (k, a, b) => {
-    switch (k) {
-      case 1: return values[a][b];
-      case 2: return null;
-      case 3: return false;
-      case 4: return true;
-      case 5: return a;
-      case 6: return new Date(a);
-      case 7: return made[a];
-      case 8: return fresh[a];
+  const value = (tag, a, b) => {
+    switch (tag) {
+      case Tag.Member: return values[a][b];
+      case Tag.Null: return null;
+      case Tag.False: return false;
+      case Tag.True: return true;
+      case Tag.Number: return a;
+      case Tag.Date: return new Date(a);
+      case Tag.Made: return made[a];
+      case Tag.New: return fresh[a];
       default: return containers[a];
     }
   };
   const target = (t) => (t >= 0 ? containers[t] : fresh[-t - 1]);
   for (let i = 0; i < edits.length; i += 6) {
+    const a = edits[i + 1];
+    const b = edits[i + 2];
     switch (edits[i]) {
-      case 1: target(edits[i + 1])[fieldNames[edits[i + 2]]] = value(edits[i + 3], edits[i + 4], edits[i + 5]); break;
-      case 2: delete containers[edits[i + 1]][keys[edits[i + 1]][edits[i + 2]]]; break;
-      case 3: fresh[edits[i + 1]] = {}; break;
-      case 4: fresh[edits[i + 1]] = new Array(edits[i + 2]); break;
-      default: target(edits[i + 1])[edits[i + 2]] = value(edits[i + 3], edits[i + 4], edits[i + 5]);
+      case Op.Field: target(a)[made[b]] = value(edits[i + 3], edits[i + 4], edits[i + 5]); break;
+      case Op.Delete: delete containers[a][keys[a][b]]; break;
+      case Op.NewObject: fresh[a] = {}; break;
+      case Op.NewArray: fresh[a] = new Array(b); break;
+      default: target(a)[b] = value(edits[i + 3], edits[i + 4], edits[i + 5]);
     }
   }
   return value(result[0], result[1], result[2]);
