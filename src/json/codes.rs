@@ -38,7 +38,3 @@ macro_rules! codes {
 }
 
 pub(crate) use codes;
-
-/// `tape.js` as it is built into the package.
-#[cfg(test)]
-pub(crate) const TAPE_JS: &str = include_str!("tape.js");

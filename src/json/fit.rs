@@ -9,7 +9,7 @@ use fundraising_core::shape::Shape;
 /// One distinct list of member names, and how it meets each shape asked about.
 pub(crate) struct NameList {
     pub(crate) names: Vec<String>,
-    fits: RefCell<Vec<Rc<Fit>>>,
+    pub(crate) fits: RefCell<Vec<Rc<Fit>>>,
 }
 
 /// How a list of member names meets a shape: for each field, the member of exactly its name.
@@ -21,13 +21,6 @@ pub(crate) struct Fit {
 }
 
 impl NameList {
-    pub(crate) fn new(names: Vec<String>) -> Self {
-        NameList {
-            names,
-            fits: RefCell::new(Vec::new()),
-        }
-    }
-
     /// How these names meet `shape`.
     pub(crate) fn fit(&self, shape: &'static Shape) -> Rc<Fit> {
         let mut fits = self.fits.borrow_mut();
@@ -54,6 +47,12 @@ impl NameList {
 #[derive(Clone)]
 pub(crate) struct Names {
     pub(crate) list: Rc<NameList>,
+}
+
+impl AsRef<[String]> for Names {
+    fn as_ref(&self) -> &[String] {
+        &self.list.names
+    }
 }
 
 impl PartialEq for Names {

@@ -1,8 +1,6 @@
-// What the package's Rust code reads of a JS value (a JSON.parse tree, an options object) in
-// one call (src/json/tree.rs), and the edits it makes a result with in another
-// (src/js/decode/). Facts and copies only: which members a result keeps, renames, drops or
-// adds is decided in Rust, by core's rules. The three tables are Rust's, word for word (tests
-// in tree.rs and edits.rs hold them equal).
+// What the package's Rust code reads of a JS value in one call (src/json/tree.rs), and the edits
+// it makes a result with in another (src/js/decode/): facts and copies only, every decision is
+// Rust's. The tables are Rust's, word for word (tests in tree.rs and edits.rs hold them equal).
 
 const Kind = { Absent: 0, Null: 1, False: 2, True: 3, Number: 4, String: 5, Array: 6, Object: 7, Other: 8, };
 const Op = { Field: 1, Delete: 2, NewObject: 3, NewArray: 4, Item: 5, };
@@ -20,13 +18,12 @@ function kind(v) {
 }
 
 /**
- * Reads `root` and every object and array it reaches, each once, into `arrays`:
- * `[containers, values, keys]`. `containers` gets them (a container's id is its position),
- * `values` their values (an object's in `Object.keys` order, an array's items), `keys` each
- * one's member names (one array per distinct list of names; arrays: null). Returns the tape:
- * the root's kind and payload, the number of containers, the position of each one's entry,
- * then each entry: its names' id (-1 for an array), its number of values, and per value its
- * kind and payload (a number's value, a container's id, or 0).
+ * Reads `root` and every object and array it reaches, each once, into `arrays`: `containers`
+ * (a container's id is its position), their `values` (in `Object.keys` order), their `keys`
+ * (one array per distinct list of names; arrays: null). Returns the tape: the root's kind and
+ * payload, the number of containers, where each one's entry starts, then each entry: its
+ * names' id (-1: an array), its number of values, and each value's kind and payload (a
+ * number's value, a container's id, or 0).
  */
 export function scan(root, arrays) {
   const containers = [];
@@ -38,11 +35,7 @@ export function scan(root, arrays) {
   // The objects of a list usually have the same names: the last list is tried first.
   let lastNames = null;
   let lastId = -1;
-  const same = (a, b) => {
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-    return true;
-  };
+  const same = (a, b) => a.length === b.length && a.every((name, i) => name === b[i]);
   const idOf = (v) => {
     let id = ids.get(v);
     if (id === undefined) {
@@ -107,13 +100,12 @@ export function text(arrays, c, i) {
 }
 
 /**
- * Carries out `edits` (records of six numbers: an op and its operands) on the containers
- * `scan` read into `arrays` and on new ones, and returns the value `result` (a tag and its two
- * operands) names. A value is: Member `values[a][b]`, Null, False, True, Number a, Date of a
- * milliseconds, Made `made[a]`, New container a, Container a. Ops: Field [target, name,
- * value...] sets member `made[name]` of a target (a container, or new container -target - 1),
- * Delete [c, key] deletes member `keys[c][key]`, NewObject [n] makes new object n, NewArray
- * [n, length] new array n, Item [target, index, value...] sets an item.
+ * Carries out `edits` (records of six numbers: an op and its operands) on the containers `scan`
+ * read and on new ones; returns the value `result` names. A value is a tag and two operands:
+ * Member `values[a][b]`, Number a, Date of a ms, Made `made[a]`, New container a, Container a.
+ * Ops: Field [target, name, value] sets `made[name]` of a target (container t, or new container
+ * -t - 1), Delete [c, key] deletes `keys[c][key]`, NewObject [n], NewArray [n, length], Item
+ * [target, index, value].
  */
 export function apply(edits, made, arrays, result) {
   const [containers, values, keys] = arrays;

@@ -22,17 +22,7 @@ extern "C" {
 
 codes! {
     /// What a value is, as `scan` tells it.
-    enum Kind {
-        Absent = 0,
-        Null = 1,
-        False = 2,
-        True = 3,
-        Number = 4,
-        String = 5,
-        Array = 6,
-        Object = 7,
-        Other = 8,
-    }
+    enum Kind { Absent = 0, Null = 1, False = 2, True = 3, Number = 4, String = 5, Array = 6, Object = 7, Other = 8, }
 }
 
 /// A value read by `scan`: its tape, and the JS arrays the tape's ids point into
@@ -78,11 +68,11 @@ impl Tree {
                 .unchecked_into::<Array>()
                 .get(c)
                 .unchecked_into();
-            Rc::new(NameList::new(
-                keys.iter()
-                    .map(|k| k.as_string().unwrap_or_default())
-                    .collect(),
-            ))
+            let names = keys.iter().map(|k| k.as_string().unwrap_or_default());
+            Rc::new(NameList {
+                names: names.collect(),
+                fits: RefCell::default(),
+            })
         });
         Some(Names { list: list.clone() })
     }
@@ -120,10 +110,10 @@ impl Node {
             arrays,
             names: RefCell::new(Vec::new()),
         };
-        Node::at(Rc::new(tree), Place::Root, kind, payload)
+        Node::at(Rc::new(tree), Place::Root, (kind, payload))
     }
 
-    fn at(tree: Rc<Tree>, place: Place, kind: Kind, payload: f64) -> Node {
+    fn at(tree: Rc<Tree>, place: Place, (kind, payload): (Kind, f64)) -> Node {
         let (names, fit) = (OnceCell::new(), OnceCell::new());
         Node {
             tree,
@@ -161,9 +151,12 @@ impl Node {
 
     /// Value `index` of container `c`.
     fn member(&self, c: u32, index: usize) -> Option<Node> {
-        let (kind, payload) = self.tree.told(c, index)?;
         let place = Place::Member(c, index as u32);
-        Some(Node::at(self.tree.clone(), place, kind, payload))
+        Some(Node::at(
+            self.tree.clone(),
+            place,
+            self.tree.told(c, index)?,
+        ))
     }
 
     /// An object's member names.
@@ -268,10 +261,6 @@ impl JsonNode for Node {
         (member.kind != Kind::Absent).then_some(member)
     }
 
-    fn name_list(names: &Names) -> Vec<String> {
-        names.list.names.clone()
-    }
-
     fn value_at(&self, names: &Names, index: usize) -> Option<Self> {
         // Only this object's own names (equal to `names`) index its values.
         if self.own_names()? != names {
@@ -283,13 +272,12 @@ impl JsonNode for Node {
 
 #[cfg(test)]
 mod tests {
-    use super::super::codes::TAPE_JS;
     use super::Kind;
 
     #[test]
     fn tape_js_declares_the_kinds_rust_reads() {
         assert!(
-            TAPE_JS.contains(Kind::JS),
+            include_str!("tape.js").contains(Kind::JS),
             "src/json/tape.js must declare the kinds as src/json/tree.rs does:\n{}",
             Kind::JS
         );

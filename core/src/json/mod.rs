@@ -14,11 +14,11 @@ use crate::shape::Model;
 use crate::Error;
 
 pub use de::{from_node, DeError};
-pub use node::{member, member_as_stated, Casings, JsonNode};
+pub use node::{member, member_as_stated, JsonNode};
 pub use service_shape::{
     campaign_to_service_json, escape_slashes, event_pages_to_service_json, to_service_text,
 };
-pub use shaped::{decode_request_tree, decode_tree, Build, Normalised};
+pub use shaped::{decode_request_tree, decode_tree, Build, Made, Normalised};
 
 /// How deep JSON may nest (arrays and objects in one another, the outermost counted), as core
 /// reads it natively (serde_json's limit): a deeper answer is not read, in the browser either.

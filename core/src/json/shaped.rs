@@ -11,15 +11,37 @@
 //! ([`super::decode`]); in the browser it is the plain JS object the caller receives, built
 //! from the `JSON.parse` tree with the values it already holds.
 
+use std::marker::PhantomData;
+
 use serde_json::Value;
 
-use super::node::{field_member, Casings, JsonNode};
+use super::node::{field_member, JsonNode};
 use crate::shape::{Field, Kind, Presence, Shape};
 use crate::{Error, ServiceDate};
 
+/// A value core's decoder decides (a default, a date, a canonical spelling, a number's text)
+/// rather than keeps from the tree.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Made<'a> {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A whole number.
+    Integer(i64),
+    /// A string.
+    Text(&'a str),
+    /// A date.
+    Date(ServiceDate),
+    /// An empty array.
+    EmptyList,
+}
+
 /// What core's decoder builds its result with, from a tree of nodes `N`: the values it keeps
-/// from the tree and those it decides (defaults, dates, canonical spellings). Natively
-/// [`Normalised`]; in the browser, the edits that make the `JSON.parse` tree the result.
+/// from the tree and those it decides. Natively [`Normalised`]; in the browser, the edits that
+/// make the `JSON.parse` tree the result.
 pub trait Build<N> {
     /// A value of the result.
     type Out;
@@ -29,20 +51,10 @@ pub trait Build<N> {
     /// `node`, a whole number `n` (natively an integer; in the browser the number itself).
     fn whole(&mut self, node: &N, n: i64) -> Self::Out {
         let _ = node;
-        self.integer(n)
+        self.make(Made::Integer(n))
     }
-    /// `null`.
-    fn null(&mut self) -> Self::Out;
-    /// A string.
-    fn text(&mut self, text: &str) -> Self::Out;
-    /// A number.
-    fn number(&mut self, n: f64) -> Self::Out;
-    /// A whole number.
-    fn integer(&mut self, n: i64) -> Self::Out;
-    /// `true` or `false`.
-    fn boolean(&mut self, b: bool) -> Self::Out;
-    /// A date.
-    fn date(&mut self, date: ServiceDate) -> Self::Out;
+    /// A value the decoder decided.
+    fn make(&mut self, value: Made<'_>) -> Self::Out;
     /// An object of `shape`, its `values` in the order of the shape's fields; `node` is the
     /// object of the tree it was read from (`None`: a missing member with a default). A builder
     /// may make it of `node` itself, the values that are its own members kept where they are.
@@ -54,8 +66,6 @@ pub trait Build<N> {
     ) -> Self::Out;
     /// An array of `items`, read from the array `node`.
     fn list(&mut self, node: &N, items: Vec<Self::Out>) -> Self::Out;
-    /// An empty array.
-    fn empty_list(&mut self) -> Self::Out;
 }
 
 /// The native result: the normalised `serde_json::Value` a typed model is read from (camelCase
@@ -69,28 +79,16 @@ impl Build<Value> for Normalised {
         node.clone()
     }
 
-    fn null(&mut self) -> Value {
-        Value::Null
-    }
-
-    fn text(&mut self, text: &str) -> Value {
-        Value::String(text.to_owned())
-    }
-
-    fn number(&mut self, n: f64) -> Value {
-        Value::from(n)
-    }
-
-    fn integer(&mut self, n: i64) -> Value {
-        Value::from(n)
-    }
-
-    fn boolean(&mut self, b: bool) -> Value {
-        Value::Bool(b)
-    }
-
-    fn date(&mut self, date: ServiceDate) -> Value {
-        Value::String(date.to_json_string_as_sent())
+    fn make(&mut self, value: Made<'_>) -> Value {
+        match value {
+            Made::Null => Value::Null,
+            Made::Bool(b) => Value::Bool(b),
+            Made::Number(n) => Value::from(n),
+            Made::Integer(n) => Value::from(n),
+            Made::Text(text) => Value::from(text),
+            Made::Date(date) => Value::String(date.to_json_string_as_sent()),
+            Made::EmptyList => Value::Array(Vec::new()),
+        }
     }
 
     fn object(&mut self, _: Option<&Value>, shape: &'static Shape, values: Vec<Value>) -> Value {
@@ -100,10 +98,6 @@ impl Build<Value> for Normalised {
 
     fn list(&mut self, _: &Value, items: Vec<Value>) -> Value {
         Value::Array(items)
-    }
-
-    fn empty_list(&mut self) -> Value {
-        Value::Array(Vec::new())
     }
 }
 
@@ -127,12 +121,11 @@ pub fn decode_request_tree<N: JsonNode, B: Build<N>>(
     Decoder::new(true, build).object(Some(node), shape)
 }
 
-/// One document's decoding: how dates are read, what the member-name rule remembers across
-/// its objects, and what builds the result.
-struct Decoder<'b, N: JsonNode, B> {
+/// One document's decoding: how dates are read, and what builds the result.
+struct Decoder<'b, N, B> {
     strict: bool,
-    casings: Casings<N::Names>,
     build: &'b mut B,
+    node_type: PhantomData<N>,
 }
 
 /// A decode error naming the model and field: `Donation.id: missing`.
@@ -147,10 +140,11 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 impl<'b, N: JsonNode, B: Build<N>> Decoder<'b, N, B> {
     fn new(strict: bool, build: &'b mut B) -> Self {
+        let node_type = PhantomData;
         Decoder {
             strict,
-            casings: Casings::default(),
             build,
+            node_type,
         }
     }
 
@@ -165,7 +159,7 @@ impl<'b, N: JsonNode, B: Build<N>> Decoder<'b, N, B> {
         }
         let mut values = Vec::with_capacity(shape.fields.len());
         for (index, field) in shape.fields.iter().enumerate() {
-            let found = node.and_then(|node| field_member(node, shape, index, &self.casings));
+            let found = node.and_then(|node| field_member(node, shape, index));
             values.push(self.field(found.as_ref(), field, shape.name)?);
         }
         Ok(self.build.object(node, shape, values))
@@ -175,7 +169,7 @@ impl<'b, N: JsonNode, B: Build<N>> Decoder<'b, N, B> {
     fn field(&mut self, node: Option<&N>, field: &Field, shape: &str) -> Result<B::Out, Error> {
         match (node, field.presence) {
             (Some(node), _) => self.value(node, &field.kind, shape, field.name),
-            (None, Presence::Optional) => Ok(self.build.null()),
+            (None, Presence::Optional) => Ok(self.build.make(Made::Null)),
             (None, Presence::Default) => self.default(&field.kind),
             (None, Presence::Required) => Err(bad(shape, field.name, "missing")),
         }
@@ -195,7 +189,7 @@ impl<'b, N: JsonNode, B: Build<N>> Decoder<'b, N, B> {
                 false => Err(fail("expected a string")),
             },
             Kind::DecimalText => match node.number_text() {
-                Some(number) => Ok(self.build.text(&number)),
+                Some(number) => Ok(self.build.make(Made::Text(&number))),
                 None if node.is_string() => Ok(self.build.keep(node)),
                 None => Err(fail("expected a string")),
             },
@@ -228,13 +222,13 @@ impl<'b, N: JsonNode, B: Build<N>> Decoder<'b, N, B> {
                 };
                 let date =
                     read(&text).map_err(|_| fail(&["invalid date \"", &text, "\""].concat()))?;
-                Ok(self.build.date(date))
+                Ok(self.build.make(Made::Date(date)))
             }
             Kind::Free => Ok(self.build.keep(node)),
             Kind::Enum(canonical) => {
                 let text = node.string().ok_or_else(|| fail("expected a string"))?;
                 Ok(match canonical(&text) {
-                    Some(spelling) if spelling != text => self.build.text(spelling),
+                    Some(spelling) if spelling != text => self.build.make(Made::Text(spelling)),
                     _ => self.build.keep(node),
                 })
             }
@@ -252,17 +246,17 @@ impl<'b, N: JsonNode, B: Build<N>> Decoder<'b, N, B> {
 
     /// The value of a missing member with a default.
     fn default(&mut self, kind: &Kind) -> Result<B::Out, Error> {
-        let build = &mut *self.build;
-        Ok(match kind {
-            Kind::Text | Kind::DecimalText => build.text(""),
-            Kind::Number => build.number(0.0),
-            Kind::Int32 | Kind::Int64 => build.integer(0),
-            Kind::Bool => build.boolean(false),
-            Kind::Date => build.date(ServiceDate::default()),
-            Kind::Free => build.null(),
-            Kind::Enum(canonical) => build.text(canonical("").unwrap_or("")),
+        let made = match kind {
+            Kind::Text | Kind::DecimalText => Made::Text(""),
+            Kind::Number => Made::Number(0.0),
+            Kind::Int32 | Kind::Int64 => Made::Integer(0),
+            Kind::Bool => Made::Bool(false),
+            Kind::Date => Made::Date(ServiceDate::default()),
+            Kind::Free => Made::Null,
+            Kind::Enum(canonical) => Made::Text(canonical("").unwrap_or("")),
             Kind::Struct(inner) => return self.object(None, inner),
-            Kind::List(_) => build.empty_list(),
-        })
+            Kind::List(_) => Made::EmptyList,
+        };
+        Ok(self.build.make(made))
     }
 }

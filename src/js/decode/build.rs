@@ -3,13 +3,13 @@
 //! unknown members are dropped and missing ones added with their defaults: edits, carried out
 //! in one call.
 
-use fundraising_core::json::{decode_tree, Build, JsonNode};
+use fundraising_core::json::{decode_tree, Build, JsonNode, Made};
 use fundraising_core::shape::Shape;
-use fundraising_core::ServiceDate;
-use js_sys::Array;
+use js_sys::{Array, JsString};
 use wasm_bindgen::prelude::*;
 
 use super::edits::{Edits, Out, Target};
+use crate::json::parse_body;
 use crate::json::tree::{Node, Place};
 use crate::Error;
 
@@ -19,14 +19,13 @@ extern "C" {
     fn apply(edits: &[f64], made: Vec<JsValue>, arrays: &Array, result: &[f64]) -> JsValue;
 }
 
-/// `value` decoded as `shape` by core's decoder: the plain JS object JS receives, made of the
-/// tree itself.
-pub(crate) fn decode_js(value: JsValue, shape: &'static Shape) -> Result<JsValue, Error> {
-    let node = Node::new(value);
+/// An answer's body decoded as `shape` by core's decoder (one copy for every model): the plain
+/// JS object JS receives, made of its `JSON.parse` tree.
+pub(crate) fn decode_body(body: &JsString, shape: &'static Shape) -> Result<JsValue, Error> {
+    let node = Node::new(parse_body(body)?);
     if !node.readable() {
-        return Err(Error::decode(
-            "the answer holds a number out of range or nests too deep",
-        ));
+        let why = "the answer holds a number out of range or nests too deep";
+        return Err(Error::decode(why));
     }
     let mut edits = Edits::default();
     let out = decode_tree(&node, shape, &mut edits).map_err(Error::Decode)?;
@@ -53,28 +52,16 @@ impl Build<Node> for Edits {
         self.keep(node)
     }
 
-    fn null(&mut self) -> Out {
-        Out::Null
-    }
-
-    fn text(&mut self, text: &str) -> Out {
-        Out::Made(self.made(JsValue::from_str(text)))
-    }
-
-    fn number(&mut self, n: f64) -> Out {
-        Out::Number(n)
-    }
-
-    fn integer(&mut self, n: i64) -> Out {
-        Out::Number(n as f64)
-    }
-
-    fn boolean(&mut self, b: bool) -> Out {
-        Out::Bool(b)
-    }
-
-    fn date(&mut self, date: ServiceDate) -> Out {
-        Out::Date(date.millis as f64)
+    fn make(&mut self, value: Made<'_>) -> Out {
+        match value {
+            Made::Null => Out::Null,
+            Made::Bool(b) => Out::Bool(b),
+            Made::Number(n) => Out::Number(n),
+            Made::Integer(n) => Out::Number(n as f64),
+            Made::Text(text) => Out::Made(self.made(JsValue::from_str(text))),
+            Made::Date(date) => Out::Date(date.millis as f64),
+            Made::EmptyList => self.new_array(&[]),
+        }
     }
 
     /// The object of the tree, edited: a field whose value is its own member of the same name
@@ -96,14 +83,10 @@ impl Build<Node> for Edits {
             }
         }
         // The members no field has the exact name of.
-        let members = node.names().map_or(0, |names| names.list.names.len());
-        let fields = fit.map_or(0, |fit| fit.iter().flatten().count());
-        if fields < members {
-            let mut is_field = vec![false; members];
-            for &at in fit.into_iter().flatten().flatten() {
-                is_field[at as usize] = true;
-            }
-            for (key, _) in is_field.iter().enumerate().filter(|(_, f)| !**f) {
+        let fields = fit.map_or(&[][..], |fit| fit);
+        let members = node.names().map_or(0, |names| names.as_ref().len());
+        if fields.iter().flatten().count() < members {
+            for key in (0..members as u32).filter(|key| !fields.contains(&Some(*key))) {
                 self.delete(c, key);
             }
         }
@@ -120,9 +103,5 @@ impl Build<Node> for Edits {
             true => Out::Tree(node.place),
             false => self.new_array(&items),
         }
-    }
-
-    fn empty_list(&mut self) -> Out {
-        self.new_array(&[])
     }
 }

@@ -11,29 +11,13 @@ use crate::json::tree::Place;
 codes! {
     /// What a record does: set a field, delete a member, make an object or an array, set an
     /// item.
-    enum Op {
-        Field = 1,
-        Delete = 2,
-        NewObject = 3,
-        NewArray = 4,
-        Item = 5,
-    }
+    enum Op { Field = 1, Delete = 2, NewObject = 3, NewArray = 4, Item = 5, }
 }
 
 codes! {
     /// What a value named in a record is: a member of the tree, a constant, a number, a date
     /// (of milliseconds), a value made in Rust, a new container, a container of the tree.
-    enum Tag {
-        Member = 1,
-        Null = 2,
-        False = 3,
-        True = 4,
-        Number = 5,
-        Date = 6,
-        Made = 7,
-        New = 8,
-        Container = 9,
-    }
+    enum Tag { Member = 1, Null = 2, False = 3, True = 4, Number = 5, Date = 6, Made = 7, New = 8, Container = 9, }
 }
 
 /// A value of the result: one of the tree, where it is (an object or an array of the tree
@@ -87,10 +71,8 @@ pub(crate) struct Edits {
 }
 
 impl Edits {
-    fn record(&mut self, op: Op, a: f64, b: f64, value: [f64; 3]) {
-        let [tag, x, y] = value;
-        self.records
-            .extend_from_slice(&[op.code(), a, b, tag, x, y]);
+    fn record(&mut self, op: Op, a: f64, b: f64, [tag, x, y]: [f64; 3]) {
+        self.records.extend([op.code(), a, b, tag, x, y]);
     }
 
     /// `value`, made in Rust, as a value the records can name.
@@ -99,14 +81,8 @@ impl Edits {
         self.made.len() as u32 - 1
     }
 
-    /// Field `field` of `shape` set to `value` on `target`.
-    pub(crate) fn field(
-        &mut self,
-        target: Target,
-        shape: &'static Shape,
-        field: usize,
-        value: Out,
-    ) {
+    /// Field `i` of `shape` set to `value` on `to`.
+    pub(crate) fn field(&mut self, to: Target, shape: &'static Shape, i: usize, value: Out) {
         let start = match self.names.iter().find(|(name, _)| *name == shape.name) {
             Some(&(_, start)) => start,
             None => {
@@ -117,21 +93,17 @@ impl Edits {
                 start
             }
         };
-        let target = match target {
+        let to = match to {
             Target::Tree(c) => f64::from(c),
             Target::New(n) => -f64::from(n + 1),
         };
-        self.record(
-            Op::Field,
-            target,
-            f64::from(start + field as u32),
-            value.encode(),
-        );
+        let name = f64::from(start + i as u32);
+        self.record(Op::Field, to, name, value.encode());
     }
 
     /// Member `key` of container `c` deleted.
-    pub(crate) fn delete(&mut self, c: u32, key: usize) {
-        self.record(Op::Delete, f64::from(c), key as f64, [0.0; 3]);
+    pub(crate) fn delete(&mut self, c: u32, key: u32) {
+        self.record(Op::Delete, f64::from(c), f64::from(key), [0.0; 3]);
     }
 
     /// A new, empty object.
@@ -156,13 +128,12 @@ impl Edits {
 #[cfg(test)]
 mod tests {
     use super::{Op, Tag};
-    use crate::json::codes::TAPE_JS;
 
     #[test]
     fn tape_js_declares_the_ops_and_tags_rust_writes() {
         for table in [Op::JS, Tag::JS] {
             assert!(
-                TAPE_JS.contains(table),
+                include_str!("../../json/tape.js").contains(table),
                 "src/json/tape.js must declare, as src/js/decode/edits.rs does:\n{table}"
             );
         }

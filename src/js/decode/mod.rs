@@ -10,21 +10,12 @@ use fundraising_core::shape::Model;
 use wasm_bindgen::prelude::*;
 
 use crate::http::HttpResponse;
-use crate::json::parse_body;
 use crate::Error;
-use build::decode_js;
+use build::decode_body;
 
 /// A 2xx answer's body as the JS result of the model `M`, by core's decoder.
 pub(crate) fn decode<M: Model>(answer: &HttpResponse) -> Result<JsValue, Error> {
     decode_body(&answer.body, M::SHAPE)
-}
-
-/// One copy of the decoding for every model.
-fn decode_body(
-    body: &js_sys::JsString,
-    shape: &'static fundraising_core::shape::Shape,
-) -> Result<JsValue, Error> {
-    decode_js(parse_body(body)?, shape)
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]
