@@ -7,7 +7,8 @@
 // Reads JSON lines `{"call": "campaign" | "donation" | "created" | "pages", "body": "..."}` on
 // stdin and writes, for each, one line: `{"ok": RESULT}` with the result in a form JSON can
 // carry (a Date as {"$date": ms}, a number JSON cannot write as {"$number": "Infinity"},
-// undefined as {"$undefined": true}), or `{"err": CODE, "message": ...}` when the call rejects.
+// undefined as {"$undefined": true}, a string with a lone surrogate as {"$illFormed": [code
+// units]}), or `{"err": CODE, "message": ...}` when the call rejects.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
@@ -37,6 +38,8 @@ function carried(v) {
     return { $date: Number.isNaN(ms) ? "Invalid Date" : ms };
   }
   if (typeof v === "number") return Number.isFinite(v) ? v : { $number: String(v) };
+  // A string with a lone surrogate, which JSON text read by serde_json cannot carry.
+  if (typeof v === "string" && !v.isWellFormed()) return { $illFormed: Array.from({ length: v.length }, (_, i) => v.charCodeAt(i)) };
   if (v === undefined) return { $undefined: true };
   if (Array.isArray(v)) return v.map(carried);
   if (v !== null && typeof v === "object") {
