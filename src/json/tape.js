@@ -21,11 +21,12 @@ function kind(v) {
  * Reads `root` and every object and array it reaches, each once, into `arrays`: `containers`
  * (a container's id is its position), their `values` (in `Object.keys` order), their `keys`
  * (one array per distinct list of names; arrays: null). Returns the tape: the root's kind and
- * payload, the number of containers, where each one's entry starts, then each entry: its
- * names' id (-1: an array), its number of values, and each value's kind and payload (a
- * number's value, a container's id, or 0).
+ * payload, the number of containers, 1 if JSON text of it reads natively too (every number
+ * finite, nested at most `maxDepth` deep) else 0, where each container's entry starts, then
+ * each entry: its names' id (-1: an array), its number of values, and each value's kind and
+ * payload (a number's value, a container's id, or 0).
  */
-export function scan(root, arrays) {
+export function scan(root, arrays, maxDepth) {
   const containers = [];
   const values = [];
   const keys = [];
@@ -36,22 +37,30 @@ export function scan(root, arrays) {
   let lastNames = null;
   let lastId = -1;
   const same = (a, b) => a.length === b.length && a.every((name, i) => name === b[i]);
-  const idOf = (v) => {
+  const depths = [];
+  let readable = 1;
+  const idOf = (v, depth) => {
     let id = ids.get(v);
     if (id === undefined) {
       id = containers.length;
       ids.set(v, id);
       containers.push(v);
+      depths.push(depth);
+      if (depth > maxDepth) readable = 0;
     }
     return id;
   };
-  const payload = (v, k) => (k === Kind.Number ? v : k === Kind.Array || k === Kind.Object ? idOf(v) : 0);
+  const payload = (v, k, depth) => {
+    if (k === Kind.Number && !Number.isFinite(v)) readable = 0;
+    return k === Kind.Number ? v : k === Kind.Array || k === Kind.Object ? idOf(v, depth) : 0;
+  };
   const rootKind = kind(root);
-  const head = [rootKind, payload(root, rootKind)];
+  const head = [rootKind, payload(root, rootKind, 1)];
   const body = [];
   const starts = [];
   for (let c = 0; c < containers.length; c++) {
     const container = containers[c];
+    const depth = depths[c] + 1;
     starts.push(body.length);
     let own;
     if (Array.isArray(container)) {
@@ -82,14 +91,15 @@ export function scan(root, arrays) {
     body.push(own.length);
     for (const v of own) {
       const k = kind(v);
-      body.push(k, payload(v, k));
+      body.push(k, payload(v, k, depth));
     }
   }
-  const tape = new Float64Array(3 + starts.length + body.length);
+  const tape = new Float64Array(4 + starts.length + body.length);
   tape.set(head, 0);
   tape[2] = starts.length;
-  const base = 3 + starts.length;
-  for (let c = 0; c < starts.length; c++) tape[3 + c] = base + starts[c];
+  tape[3] = readable;
+  const base = 4 + starts.length;
+  for (let c = 0; c < starts.length; c++) tape[4 + c] = base + starts[c];
   tape.set(body, base);
   return tape;
 }

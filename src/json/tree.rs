@@ -15,7 +15,7 @@ use super::fit::{Fit, NameList, Names};
 #[wasm_bindgen(module = "/src/json/tape.js")]
 extern "C" {
     /// Reads `root` and what it reaches into `arrays` (see `tape.js`); returns the tape.
-    fn scan(root: &JsValue, arrays: &Array) -> Vec<f64>;
+    fn scan(root: &JsValue, arrays: &Array, max_depth: u32) -> Vec<f64>;
     /// The string or number `values[c][i]` as text.
     fn text(arrays: &Array, c: u32, i: u32) -> String;
 }
@@ -38,7 +38,7 @@ pub(crate) struct Tree {
 impl Tree {
     /// Where container `c`'s entry starts.
     fn entry(&self, c: u32) -> usize {
-        self.tape.get(3 + c as usize).map_or(0, |&at| at as usize)
+        self.tape.get(4 + c as usize).map_or(0, |&at| at as usize)
     }
 
     /// How many values container `c` holds.
@@ -101,7 +101,7 @@ pub(crate) struct Node {
 impl Node {
     pub(crate) fn new(root: JsValue) -> Self {
         let arrays = Array::new();
-        let tape = scan(&root, &arrays);
+        let tape = scan(&root, &arrays, MAX_DEPTH as u32);
         let kind = Kind::of(tape.first().copied().unwrap_or(0.0)).unwrap_or(Kind::Other);
         let payload = tape.get(1).copied().unwrap_or(0.0);
         let tree = Tree {
@@ -129,24 +129,7 @@ impl Node {
     /// number finite (`JSON.parse` makes `Infinity` of what is beyond a double's range), and
     /// nested at most [`MAX_DEPTH`] deep.
     pub(crate) fn readable(&self) -> bool {
-        let count = self.tree.tape.get(2).map_or(0, |&n| n as usize);
-        let mut depth = vec![1; count];
-        for c in 0..count {
-            for i in 0..self.tree.len(c as u32) {
-                let (kind, payload) = self.tree.told(c as u32, i).unwrap_or((Kind::Null, 0.0));
-                if kind == Kind::Number && !payload.is_finite() {
-                    return false;
-                }
-                if matches!(kind, Kind::Array | Kind::Object) {
-                    let inner = depth[c] + 1;
-                    match depth.get_mut(payload as usize) {
-                        Some(d) if inner <= MAX_DEPTH => *d = inner,
-                        _ => return false,
-                    }
-                }
-            }
-        }
-        self.kind != Kind::Number || self.payload.is_finite()
+        self.tree.tape.get(3) == Some(&1.0)
     }
 
     /// Value `index` of container `c`.

@@ -24,8 +24,7 @@ extern "C" {
 pub(crate) fn decode_body(body: &JsString, shape: &'static Shape) -> Result<JsValue, Error> {
     let node = Node::new(parse_body(body)?);
     if !node.readable() {
-        let why = "the answer holds a number out of range or nests too deep";
-        return Err(Error::decode(why));
+        return Err(Error::decode("a number or nesting out of range"));
     }
     let mut edits = Edits::default();
     let out = decode_tree(&node, shape, &mut edits).map_err(Error::Decode)?;
