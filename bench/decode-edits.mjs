@@ -15,21 +15,26 @@ const pkg = path.resolve(process.argv[2] ?? process.env.BENCH_EDITS_PKG ?? path.
 const work = path.join(root, "bench", "work", "edits");
 const source = await readFile(path.join(root, "src", "json", "tape.js"), "utf8");
 const shipped = "      case Op.Delete: delete containers[a][keys[a][b]]; break;";
-if (!source.includes(shipped)) throw new Error("src/json/tape.js no longer deletes as this bench expects");
+
+/** `text` with `from` replaced by `to`; throws when `from` is not there (tape.js changed). */
+function swap(text, from, to) {
+  if (!text.includes(from)) throw new Error(`src/json/tape.js no longer holds: ${from}`);
+  return text.replace(from, to);
+}
 
 // The fresh-object variant: the members to drop are noted, then each object that loses some is
 // copied without them (inner ones first) into the place its parent holds it; `scan` notes each
 // container's parent.
-const fresh = source
-  .replace("const idOf = (v) => {", "const idOf = (v, parent) => {")
-  .replace("      containers.push(v);", "      containers.push(v);\n      parents[id] = parent;")
-  .replace("const payload = (v, k) => (k === Kind.Number ? v : k === Kind.Array || k === Kind.Object ? idOf(v) : 0);",
-    "const payload = (v, k, parent) => (k === Kind.Number ? v : k === Kind.Array || k === Kind.Object ? idOf(v, parent) : 0);")
-  .replace("      body.push(k, payload(v, k));", "      body.push(k, payload(v, k, c));")
-  .replace("export function scan(root, arrays) {", "let parents = [];\nexport function scan(root, arrays) {\n  parents = [-1];")
-  .replace(shipped, "      case Op.Delete: (dropped[a] ??= new Set()).add(keys[a][b]); break;")
-  .replace("  const fresh = [];", "  const fresh = [];\n  const dropped = [];")
-  .replace("  return value(result[0], result[1], result[2]);", `  let out = value(result[0], result[1], result[2]);
+const fresh = [
+  ["export function scan(root, arrays, maxDepth) {", "let parents = [];\nexport function scan(root, arrays, maxDepth) {\n  parents = [-1];"],
+  ["const idOf = (v, depth) => {", "const idOf = (v, depth, parent) => {"],
+  ["      containers.push(v);", "      containers.push(v);\n      parents[id] = parent;"],
+  ["const payload = (v, k, depth) => {", "const payload = (v, k, depth, parent) => {"],
+  ["idOf(v, depth) : 0", "idOf(v, depth, parent) : 0"],
+  ["      body.push(k, payload(v, k, depth));", "      body.push(k, payload(v, k, depth, c));"],
+  [shipped, "      case Op.Delete: (dropped[a] ??= new Set()).add(keys[a][b]); break;"],
+  ["  const fresh = [];", "  const fresh = [];\n  const dropped = [];"],
+  ["  return value(result[0], result[1], result[2]);", `  let out = value(result[0], result[1], result[2]);
   for (let c = dropped.length - 1; c >= 0; c--) {
     if (dropped[c] === undefined) continue;
     const old = containers[c];
@@ -39,12 +44,13 @@ const fresh = source
     const holder = containers[parents[c]];
     for (const key of Object.keys(holder)) if (holder[key] === old) holder[key] = copy;
   }
-  return out;`);
+  return out;`],
+].reduce((text, [from, to]) => swap(text, from, to), source);
 const variants = {
   delete: source,
   fresh,
-  undefined: source.replace(shipped, "      case Op.Delete: containers[a][keys[a][b]] = undefined; break;"),
-  leave: source.replace(shipped, "      case Op.Delete: break;"),
+  undefined: swap(source, shipped, "      case Op.Delete: containers[a][keys[a][b]] = undefined; break;"),
+  leave: swap(source, shipped, "      case Op.Delete: break;"),
 };
 
 async function findTape(dir) {
