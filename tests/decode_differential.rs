@@ -21,7 +21,8 @@
 //! - The fuzz corpora of `model_decode` and `member_names` (`fuzz/seeds`, `fuzz/regressions`,
 //!   and `fuzz/corpus` or `bench/work/corpus` when a fuzz run left one) go through both paths
 //!   too.
-//! - One difference is known and pinned (see [`a_lone_surrogate_is_the_one_known_difference`]).
+//! - Two differences are known, kept out of the generated answers and pinned
+//!   ([`the_two_known_differences`]).
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::io::{BufRead, BufReader, Write};
@@ -615,10 +616,8 @@ fn object(shape: &'static Shape, depth: u32) -> BoxedStrategy<J> {
         .boxed()
 }
 
-/// The one difference the paths may show, taken out: `JSON.parse` keeps the last value of a
-/// repeated member name and never shows Rust the ones before it, while serde_json reads them
-/// all. A value before it that serde_json refuses (too deep, or a number beyond a double's
-/// range) would be refused natively and unseen in the browser; it is made `null`.
+/// The second known difference, kept out (see [`the_two_known_differences`]): a value that
+/// serde_json refuses before a repeated member name is made `null`.
 fn hide_nothing(members: &mut [(Text, J)]) {
     fn refused(j: &J) -> bool {
         match j {
@@ -761,7 +760,7 @@ fn the_browser_path_decodes_every_answer_as_core_does() {
         }
     }
     let replayed = check_all(&mut peer, known);
-    a_lone_surrogate_is_the_one_known_difference(&mut peer);
+    the_two_known_differences(&mut peer);
 
     let count: usize = std::env::var("DIFF_ANSWERS")
         .ok()
@@ -839,19 +838,28 @@ fn the_browser_path_decodes_every_answer_as_core_does() {
     );
 }
 
-/// A lone surrogate escape (`"\ud800"`, which RFC 8259 §8.2 calls unpredictable): serde_json
-/// refuses the text, `JSON.parse` makes a string JS can hold, and the package keeps it (checking
-/// every string of every answer would cost every answer's decoding for text no service sends).
-/// Pinned, so that a change on either side is seen; the generator writes none.
-fn a_lone_surrogate_is_the_one_known_difference(peer: &mut Peer) {
-    let body = r#"{"id": 1, "message": "\ud800"}"#;
-    assert_eq!(Call::Donation.native(body), Err("decode_error".to_owned()));
-    let browser = peer.decode(&[(Call::Donation, body.to_owned())]).remove(0);
-    assert_eq!(
-        browser["ok"]["message"],
-        json!({ "$illFormed": [0xd800] }),
-        "{browser}"
-    );
+/// What the paths do differently, on input no service sends, pinned so that a change on either
+/// side is seen; the generator writes neither:
+/// - a lone surrogate escape (`"\ud800"`, which RFC 8259 §8.2 calls unpredictable): serde_json
+///   refuses the text, `JSON.parse` makes a string JS can hold, and the package keeps it
+///   (checking every string of every answer would cost every answer's decoding);
+/// - a repeated member name (RFC 8259 §4: unpredictable too) whose earlier value serde_json
+///   refuses (a number beyond a double's range, nesting too deep): `JSON.parse` keeps the last
+///   value and never shows the package the earlier one.
+fn the_two_known_differences(peer: &mut Peer) {
+    let lone = r#"{"id": 1, "message": "\ud800"}"#;
+    let repeated = r#"{"id": 1, "message": 1e400, "message": "hi"}"#;
+    for body in [lone, repeated] {
+        assert_eq!(Call::Donation.native(body), Err("decode_error".to_owned()));
+    }
+    let sent = [
+        (Call::Donation, lone.to_owned()),
+        (Call::Donation, repeated.to_owned()),
+    ];
+    let browser = peer.decode(&sent);
+    let lone_kept = json!({ "$illFormed": [0xd800] });
+    assert_eq!(browser[0]["ok"]["message"], lone_kept, "{}", browser[0]);
+    assert_eq!(browser[1]["ok"]["message"], "hi", "{}", browser[1]);
 }
 
 /// The smallest answer proptest's shrinking finds that still decodes differently.
