@@ -42,6 +42,8 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -
 
 step "native tests"
 cargo test --workspace
+# The JS face's protocol tables against src/json/tape.js (the engine's are checked above).
+cargo test -q -p fundraising-client --features js --lib
 step "the companion's OTLP export (--features otlp) to a collector in the test"
 cargo test -p fundraising-companion --features otlp --test e2e -- spans_are_exported_over_otlp
 
@@ -52,6 +54,9 @@ cargo build -q -p fundraising-sandbox -p fundraising-companion
 step "build the npm package and the Leptos example"
 scripts/build-pkg.sh
 scripts/leptos-example.sh
+
+step "the package's decoding (Node) against core's: 10,000 generated answers, the fixtures and the fuzz corpora"
+cargo test -q --test decode_differential -- --ignored
 
 step "browser tests (every engine), Node and end-to-end tests against a sandbox and a companion"
 # Every suite runs even when one before it failed, so one run shows every failure; the run
