@@ -102,7 +102,7 @@ pub async fn authorize(
         Err(e) => return redirect_error(redirect_uri, e.error, &e.description, echoed_state),
     };
     let now = state.clock().now_millis();
-    let id = state.grants().start_request(request, now);
+    let id = state.grants().requests().start(request, now);
     let next = if session_user(&state, &headers).is_some() {
         "/connect/consent"
     } else {
@@ -181,5 +181,8 @@ fn check(
         state,
         nonce,
         code_challenge,
+        login_hint: get("login_hint")?
+            .filter(|h| !h.is_empty())
+            .map(str::to_owned),
     })
 }

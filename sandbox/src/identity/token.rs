@@ -119,7 +119,10 @@ fn revoke(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<(), OAuth
     let token = get("token")?.ok_or_else(|| OAuthError::invalid_request("token is missing"))?;
     let hint = get("token_type_hint")?;
     let now = state.clock().now_millis();
-    state.grants().revoke(token, &app.app_id, hint, now);
+    state
+        .grants()
+        .tokens()
+        .revoke(token, &app.app_id, hint, now);
     Ok(())
 }
 
@@ -174,6 +177,7 @@ fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OA
             });
             state
                 .grants()
+                .tokens()
                 .refresh(token, &app.app_id, scope.as_deref(), now)
                 .map_err(|e| match e {
                     RefreshRefusal::Grant(description) => OAuthError::invalid_grant(description),
