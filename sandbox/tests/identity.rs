@@ -764,20 +764,30 @@ async fn code_for_fresh_request(app: &axum::Router) -> String {
     code(app, &authorize_uri(&[])).await
 }
 
+/// `with_token_delay` (`--token-delay-ms`) is a shorthand for a fault on the token endpoint
+/// until removed: every answer is slow, the fault is listed, and removing it heals.
 #[tokio::test]
-async fn token_delay_slows_every_token_answer() {
+async fn token_delay_slows_every_token_answer_until_removed() {
     let t = open_default();
     let app = fundraising_sandbox::identity_app(
         t.sandbox
             .clone()
             .with_token_delay(Duration::from_millis(300)),
     );
+    for _ in 0..2 {
+        let started = std::time::Instant::now();
+        let reply = call(&app, token_request(None, &[("grant_type", "x")])).await;
+        assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+        assert!(started.elapsed() >= Duration::from_millis(300));
+    }
+    let faults = t.sandbox.faults().list();
+    assert_eq!(faults.len(), 1);
+    assert_eq!(faults[0].spec.endpoint, "token");
+    assert_eq!(faults[0].spec.delay_ms, Some(300));
+    assert_eq!(faults[0].remaining, None);
+    t.sandbox.faults().clear();
     let started = std::time::Instant::now();
-    let reply = call(&app, token_request(None, &[("grant_type", "x")])).await;
-    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
-    assert!(started.elapsed() >= Duration::from_millis(300));
-    let started = std::time::Instant::now();
-    call(&t.identity(), token_request(None, &[("grant_type", "x")])).await;
+    call(&app, token_request(None, &[("grant_type", "x")])).await;
     assert!(started.elapsed() < Duration::from_millis(300));
 }
 

@@ -10,7 +10,7 @@ mod sessions;
 mod tokens;
 
 pub use codes::{Codes, CODE_LIFETIME_MS};
-pub use grant::Grant;
+pub use grant::{random_token, Grant};
 pub use logins::{
     LoginGate, LoginThrottle, LOGIN_FAILURES_BEFORE_LOCK, LOGIN_LOCK_FIRST_MS, LOGIN_LOCK_MAX_MS,
     MAX_NAMES_PER_ADDRESS, MAX_THROTTLED_LOGINS,

@@ -13,7 +13,7 @@ use super::html::{consent_page as render_consent, error_page, login_page as rend
 use super::redirect::with_query;
 use super::SESSION_COOKIE;
 use crate::config::User;
-use crate::grants::{Grant, LoginGate, SESSION_LIFETIME_MS};
+use crate::grants::{AuthorizationRequest, Grant, LoginGate, SESSION_LIFETIME_MS};
 use crate::state::Sandbox;
 
 const EXPIRED: &str =
@@ -268,13 +268,34 @@ pub async fn consent(
     let Some(request) = state.grants().requests().finish(id, now) else {
         return error_page(StatusCode::BAD_REQUEST, EXPIRED);
     };
+    Redirect::to(&decide(
+        &state,
+        &request,
+        &user.email,
+        auth_time,
+        allow,
+        now,
+    ))
+    .into_response()
+}
+
+/// The user's decision on an authorization request: the address the browser goes back to,
+/// with a fresh code (`allow`) or `error=access_denied`, and the request's `state`.
+pub fn decide(
+    state: &Sandbox,
+    request: &AuthorizationRequest,
+    user_email: &str,
+    auth_time: i64,
+    allow: bool,
+    now: i64,
+) -> String {
     let mut pairs: Vec<(&str, String)> = Vec::new();
     if allow {
         let code = state.grants().codes().issue(
             Grant {
                 client_id: request.client_id.clone(),
                 redirect_uri: request.redirect_uri.clone(),
-                user_email: user.email.clone(),
+                user_email: user_email.to_owned(),
                 scopes: request.scopes.clone(),
                 nonce: request.nonce.clone(),
                 auth_time,
@@ -291,5 +312,5 @@ pub async fn consent(
         pairs.push(("state", s.clone()));
     }
     let pairs: Vec<(&str, &str)> = pairs.iter().map(|(n, v)| (*n, v.as_str())).collect();
-    Redirect::to(&with_query(&request.redirect_uri, &pairs)).into_response()
+    with_query(&request.redirect_uri, &pairs)
 }
