@@ -118,7 +118,7 @@ async fn each_id_token_fault_issues_the_token_it_names_for_the_next_sign_in() {
                         assert!(claims.get("azp").is_none());
                     }
                     "wrong_azp" => {
-                        assert_eq!(claims["aud"], "demo-app");
+                        assert_eq!(claims["aud"], json!(["demo-app", OTHER_AUDIENCE]));
                         assert_eq!(claims["azp"], OTHER_AUDIENCE);
                     }
                     "expired" => assert!(claims["exp"].as_i64().expect("exp") < now - 60),

@@ -82,7 +82,7 @@ pub enum IdTokenFault {
     WrongAud,
     /// A second audience, and no `azp`.
     MissingAzp,
-    /// An `azp` that is another application.
+    /// A second audience, and an `azp` that is that other application.
     WrongAzp,
     /// Expired an hour ago.
     Expired,

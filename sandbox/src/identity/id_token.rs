@@ -1,7 +1,7 @@
 //! The id_token: RS256 with the signing key's `kid`, or, when a fault asks, one a relying
 //! party must refuse (the OpenID Connect Basic RP checks): signed by an unknown key, `alg:
 //! none`, HS256 keyed with the public key, the wrong `iss` or `aud`, a second audience without
-//! `azp`, another `azp`, expired, or another `nonce`.
+//! `azp` or with another application as `azp`, expired, or another `nonce`.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -33,7 +33,10 @@ pub async fn sign(
         Some(IdTokenFault::MissingAzp) => {
             claims["aud"] = json!([claims["aud"].clone(), OTHER_AUDIENCE]);
         }
-        Some(IdTokenFault::WrongAzp) => claims["azp"] = json!(OTHER_AUDIENCE),
+        Some(IdTokenFault::WrongAzp) => {
+            claims["aud"] = json!([claims["aud"].clone(), OTHER_AUDIENCE]);
+            claims["azp"] = json!(OTHER_AUDIENCE);
+        }
         Some(IdTokenFault::Expired) => {
             let now = state.clock().now_secs();
             claims["iat"] = json!(now - 7200);
