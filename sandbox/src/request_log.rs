@@ -33,7 +33,8 @@ pub struct LoggedRequest {
     pub path: String,
     /// The names of the query's parameters, in order.
     pub query: Vec<String>,
-    /// The status answered; `null` when the connection was dropped.
+    /// The status answered; `null` when no answer went out (a fault dropped the connection,
+    /// or the client went away first).
     pub status: Option<u16>,
     /// Time to the answer's head, in milliseconds.
     pub duration_ms: u64,

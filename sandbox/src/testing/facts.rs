@@ -50,30 +50,56 @@ pub async fn observe(State(observer): State<Observer>, request: Request, next: N
     let Observer { state, listener } = observer;
     let (facts, mut request) = facts_of(&state, listener, request).await;
     let logging = state.config().enable_test_routes;
-    let entry = logging.then(|| {
-        let mut entry = LoggedRequest::new(
-            listener,
-            request.method().as_str(),
-            request.uri().path(),
-            request.uri().query(),
-        );
-        entry.at_ms = state.clock().now_millis();
-        entry.endpoint = facts.endpoint;
-        entry.app_id = facts.app_id.clone();
-        entry.grant_type = facts.grant_type.clone();
-        entry
-    });
+    let mut pending = Unanswered {
+        state: state.clone(),
+        started: Instant::now(),
+        entry: logging.then(|| {
+            let mut entry = LoggedRequest::new(
+                listener,
+                request.method().as_str(),
+                request.uri().path(),
+                request.uri().query(),
+            );
+            entry.at_ms = state.clock().now_millis();
+            entry.endpoint = facts.endpoint;
+            entry.app_id = facts.app_id.clone();
+            entry.grant_type = facts.grant_type.clone();
+            entry
+        }),
+    };
     request.extensions_mut().insert(facts);
-    let started = Instant::now();
     let response = next.run(request).await;
-    if let Some(mut entry) = entry {
+    if let Some(mut entry) = pending.entry.take() {
         let applied = response.extensions().get::<Applied>().copied();
-        entry.duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        entry.duration_ms = pending.elapsed_ms();
         entry.status = (!applied.is_some_and(|a| a.dropped)).then(|| response.status().as_u16());
         entry.fault = applied.map(|a| a.id);
         state.requests().record(entry);
     }
     response
+}
+
+/// A request on its way: logged when answered, or, when the client goes away first (it
+/// closed the connection, its time ran out), logged then without a status.
+struct Unanswered {
+    state: Sandbox,
+    started: Instant,
+    entry: Option<LoggedRequest>,
+}
+
+impl Unanswered {
+    fn elapsed_ms(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+impl Drop for Unanswered {
+    fn drop(&mut self) {
+        if let Some(mut entry) = self.entry.take() {
+            entry.duration_ms = self.elapsed_ms();
+            self.state.requests().record(entry);
+        }
+    }
 }
 
 /// The request's facts; a small form body (token, revocation, login and consent) is read to
