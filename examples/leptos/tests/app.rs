@@ -66,23 +66,48 @@ fn mount_client(client: Client) -> (HtmlElement, impl Sized) {
 }
 
 #[wasm_bindgen(inline_js = "
-export async function sandbox_sign_in(auth_url, authorize_url) {
-  const response = await fetch(`${auth_url}/_sandbox/sign-in`, {
+export async function sandbox_post(url, body) {
+  const response = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ authorize_url }),
+    body: JSON.stringify(body),
   });
   const answer = await response.json();
   if (!response.ok) throw new Error(answer.errorMessage);
-  return answer.callback_url;
+  return answer;
 }
 ")]
 extern "C" {
-    /// The sandbox's headless sign-in (its test routes): runs the client's own authorize
-    /// request as the user its `login_hint` names, who consents at once, and answers the
-    /// address the browser would come back to, with the code.
+    /// A POST of `body` as JSON to one of the sandbox's test routes; its answer.
     #[wasm_bindgen(catch)]
-    async fn sandbox_sign_in(auth_url: &str, authorize_url: &str) -> Result<JsValue, JsValue>;
+    async fn sandbox_post(url: &str, body: JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// The sandbox's headless sign-in (its test routes): runs the client's own authorize request
+/// as the user its `login_hint` names, who consents at once, and answers the address the
+/// browser would come back to, with the code.
+async fn sandbox_sign_in(authorize_url: &str) -> String {
+    let body = js_sys::Object::new();
+    js_sys::Reflect::set(&body, &"authorize_url".into(), &authorize_url.into()).unwrap();
+    let answer = sandbox_post(&[AUTH_URL, "/_sandbox/sign-in"].concat(), body.into())
+        .await
+        .expect("the sandbox signed the user in");
+    js_sys::Reflect::get(&answer, &"callback_url".into())
+        .unwrap()
+        .as_string()
+        .expect("callback URL")
+}
+
+/// Makes the sandbox answer the next campaign request of demo-app `ms` late (a fault of its
+/// test routes), so a loading state stays on screen however fast the machine.
+async fn slow_campaign(ms: u32) {
+    let body = js_sys::JSON::parse(&format!(
+        r#"{{"endpoint": "campaign", "app_id": "demo-app", "delay_ms": {ms}, "times": 1}}"#
+    ))
+    .unwrap();
+    sandbox_post(&[BASE_URL, "/_sandbox/faults"].concat(), body)
+        .await
+        .expect("the fault was added");
 }
 
 /// Signs `client` in as the demo user without filling in pages, through the real authorize →
@@ -92,11 +117,7 @@ async fn sign_in(client: &Client) {
     let authorize = client
         .prepare_redirect(&SignInOptions::default().login_hint("demo@example.org"))
         .expect("authorize URL");
-    let callback = sandbox_sign_in(AUTH_URL, &authorize)
-        .await
-        .expect("the sandbox signed the user in")
-        .as_string()
-        .expect("callback URL");
+    let callback = sandbox_sign_in(&authorize).await;
     client
         .handle_callback(Some(&callback))
         .await
@@ -153,6 +174,7 @@ async fn every_page_title_of_the_event_comes_through_the_stream() {
 
 #[wasm_bindgen_test]
 async fn the_app_starts_unknown_then_shows_the_campaign_and_offers_sign_in() {
+    slow_campaign(300).await;
     let (parent, _app) = mount(config());
     // Before the companion and the service have answered: both loading states.
     assert_eq!(session_mark(&parent), "unknown");
