@@ -11,19 +11,6 @@ use common::*;
 use fundraising_sandbox::{Config, TEST_ROUTES};
 use serde_json::{json, Value};
 
-fn with_test_routes() -> Config {
-    let mut config = two_app_config();
-    config.enable_test_routes = true;
-    config
-}
-
-fn post_json(uri: &str, body: &Value) -> Request<Body> {
-    Request::post(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(body.to_string()))
-        .expect("request")
-}
-
 fn delete(uri: &str) -> Request<Body> {
     Request::delete(uri).body(Body::empty()).expect("request")
 }

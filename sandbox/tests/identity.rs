@@ -1170,27 +1170,6 @@ async fn another_clients_used_code_is_invalid_grant_and_revokes_nothing() {
 
 // ---------------------------------------------------------------- login pages: cross-site posts, wrong passwords, headers
 
-fn login_form(
-    request: &str,
-    username: &str,
-    password: &str,
-) -> axum::http::Request<axum::body::Body> {
-    post_form(
-        "/connect/login",
-        &[
-            ("request", request),
-            ("username", username),
-            ("password", password),
-        ],
-        None,
-    )
-}
-
-async fn new_request(app: &axum::Router) -> String {
-    let reply = call(app, get(&authorize_uri(&[]))).await;
-    query_of(&reply.location())["request"].clone()
-}
-
 #[tokio::test]
 async fn a_cross_site_login_or_consent_post_is_refused() {
     let t = open_default();
@@ -1371,19 +1350,6 @@ fn throttled_logins_are_capped_in_all_and_per_address() {
         logins.tracked(now + 200),
         fundraising_sandbox::MAX_NAMES_PER_ADDRESS
     );
-}
-
-/// A login form sent from `peer` (the TCP peer the serving loop records).
-fn login_from(
-    request: &str,
-    username: &str,
-    password: &str,
-    peer: &str,
-) -> axum::http::Request<axum::body::Body> {
-    let mut r = login_form(request, username, password);
-    let peer: std::net::SocketAddr = peer.parse().expect("peer address");
-    r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
-    r
 }
 
 /// The login throttle is bounded: an address sending wrong passwords is locked out of the

@@ -5,34 +5,11 @@
 
 mod common;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use axum::Router;
+use axum::http::StatusCode;
 use common::*;
 use fundraising_sandbox::{
     Config, Grant, RefreshRefusal, LOGIN_FAILURES_BEFORE_LOCK, MAX_CHAINS_PER_USER,
 };
-
-/// A login form for `request` sent from the TCP peer `peer`.
-fn login_from(request: &str, username: &str, password: &str, peer: &str) -> Request<Body> {
-    let mut r = post_form(
-        "/connect/login",
-        &[
-            ("request", request),
-            ("username", username),
-            ("password", password),
-        ],
-        None,
-    );
-    let peer: std::net::SocketAddr = peer.parse().expect("peer address");
-    r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
-    r
-}
-
-async fn new_request(app: &Router) -> String {
-    let reply = call(app, get(&authorize_uri(&[]))).await;
-    query_of(&reply.location())["request"].clone()
-}
 
 /// A configuration with `n` users, `user0@example.org` .. (password `pw`), and demo-app.
 fn many_users(n: usize) -> Config {

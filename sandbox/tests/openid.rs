@@ -10,21 +10,8 @@ use axum::Router;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use common::*;
-use fundraising_sandbox::{Config, OTHER_AUDIENCE};
+use fundraising_sandbox::OTHER_AUDIENCE;
 use serde_json::{json, Value};
-
-fn with_test_routes() -> Config {
-    let mut config = two_app_config();
-    config.enable_test_routes = true;
-    config
-}
-
-fn post_json(uri: &str, body: &Value) -> Request<Body> {
-    Request::post(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(body.to_string()))
-        .expect("request")
-}
 
 async fn post(app: &Router, uri: &str, body: Value) -> Reply {
     call(app, post_json(uri, &body)).await

@@ -7,14 +7,8 @@ mod common;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use common::*;
-use fundraising_sandbox::{Config, MAX_LOGGED_REQUESTS};
+use fundraising_sandbox::MAX_LOGGED_REQUESTS;
 use serde_json::{json, Value};
-
-fn with_test_routes() -> Config {
-    let mut config = two_app_config();
-    config.enable_test_routes = true;
-    config
-}
 
 async fn log(app: &axum::Router, query: &str) -> Vec<Value> {
     let reply = call(app, get(&format!("/_sandbox/requests{query}"))).await;
