@@ -40,8 +40,9 @@ impl Guard {
             .args(run_dir.map(|d| d.as_os_str()))
             .stdin(reader)
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit());
-        // Its own group: a Ctrl-C or a signal to exec's group does not end it before exec.
+            .stderr(Stdio::null());
+        // Its own group: a Ctrl-C or a signal to exec's group does not end it before exec. It
+        // holds none of exec's output, so a reader of exec's output is not kept waiting by it.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let child = command.spawn().map_err(io)?;
