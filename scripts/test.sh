@@ -27,6 +27,8 @@ step "clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
 step "clippy (the companion with OpenTelemetry export, --features otlp)"
 cargo clippy -p fundraising-companion --all-targets --features otlp -- -D warnings
+step "clippy (the serving loop alone, without the servers' allocator)"
+cargo clippy -p fundraising-serve --all-targets -- -D warnings
 step "clippy (wasm32: the Rust API, the npm package, its light and widgets builds, sign-in alone)"
 for features in "" "--features js,chrono,time" "--no-default-features --features js,campaign,donation,events,pages" \
   "--no-default-features --features js,campaign,donation" "--no-default-features --features signin,js"; do

@@ -18,10 +18,7 @@ use fundraising_serve::{ConnectionThreads, Limits};
 use std::io::Write;
 use std::time::Duration;
 
-/// mimalloc returns freed memory to the system promptly: after a flood of connections closes,
-/// the process shrinks back (glibc's allocator kept most of it).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+fundraising_serve::global_allocator!();
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {

@@ -122,13 +122,20 @@ fn the_deploy_guide_lists_every_flag_with_its_variable_default_and_aliases() {
     );
 }
 
-/// Whether the test `name` exists in `file` (a Rust `fn`, or a JS test's title).
+/// Whether the test `name` exists in `file`: a Rust `fn name(`, or a JS test whose whole title
+/// is `name` (`test(` or `it(` right before it, in any of JS's quotes).
 fn has_test(file: &Path, name: &str) -> bool {
     let text = std::fs::read_to_string(file).unwrap_or_default();
     if file.extension().is_some_and(|e| e == "rs") {
         text.contains(&format!("fn {name}("))
     } else {
-        text.contains(name)
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '.';
+        ["test(", "it("].iter().any(|call| {
+            ['"', '\'', '`'].iter().any(|q| {
+                text.match_indices(&format!("{call}{q}{name}{q}"))
+                    .any(|(at, _)| !text[..at].ends_with(word))
+            })
+        })
     }
 }
 

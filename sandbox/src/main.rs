@@ -85,6 +85,8 @@ fn filter() -> tracing_subscriber::EnvFilter {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"))
 }
 
+fundraising_serve::global_allocator!();
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();

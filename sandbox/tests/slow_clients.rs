@@ -241,7 +241,9 @@ fn sigterm_ends_the_process_within_the_deadline_while_requests_are_half_sent() {
     let mut half_api = probe::sent(api, format!("GET {CAMPAIGN} HTTP/1.1\r\n").as_bytes());
     let mut half_identity =
         probe::sent(identity, format!("GET {DISCOVERY} HTTP/1.1\r\n").as_bytes());
-    // Whole requests after them are answered: the half ones were accepted (in order) before.
+    // The sandbox has begun reading both requests, so they are in progress.
+    probe::read_by_server(&half_api, Duration::from_secs(10));
+    probe::read_by_server(&half_identity, Duration::from_secs(10));
     assert_answering(api, identity);
     let signalled = Instant::now();
     server.signal("TERM");
@@ -331,12 +333,12 @@ fn sigterm_drains_a_token_request_in_flight_and_refuses_new_connections() {
 
 /// 1,000 connections each sending a request head just under the limit (16 KiB by default) and
 /// never finishing it, spread over both listeners: the sandbox buffers at most the limit per
-/// connection (here within 64 MiB above its memory at rest, where it took 400 MB before), and
-/// answers a head over the limit 431 at once. (How much it gives back after they close is not
-/// held here: its work-stealing runtime frees a connection's buffers on whichever thread ends
-/// it, and the allocator returns them only as those threads allocate again.)
+/// connection (here within 64 MiB above its memory at rest, where it took 400 MB before),
+/// answers a head over the limit 431 at once, and gives the memory back once the connections
+/// close: within 8 MiB of rest in at most 10 s, while it goes on serving (1,000 × 16 KiB is
+/// 16 MiB; with the buffers and tasks around them the flood takes 20 to 30 MiB).
 #[test]
-fn a_thousand_maximal_unfinished_heads_keep_memory_bounded() {
+fn a_thousand_maximal_unfinished_heads_keep_memory_bounded_and_give_it_back() {
     let dir = tempfile::tempdir().expect("dir");
     let (server, api, identity) = start(dir.path(), &["--header-read-timeout-ms", "60000"]);
     assert_answering(api, identity);
@@ -348,14 +350,10 @@ fn a_thousand_maximal_unfinished_heads_keep_memory_bounded() {
         "a head over the limit"
     );
     let head = probe::unfinished_head(CAMPAIGN, limit - 512);
-    let flooded = probe::flood_and_watch(
-        server.pid(),
-        &[api, identity],
-        1000,
-        &head,
-        16 << 20,
-        || assert_answering(api, identity),
-    );
+    let flooded =
+        probe::flood_and_watch(server.pid(), &[api, identity], 1000, &head, 8 << 20, || {
+            assert_answering(api, identity)
+        });
     let grew = flooded.most.saturating_sub(flooded.rest);
     assert!(
         grew <= 64 << 20,
@@ -363,8 +361,9 @@ fn a_thousand_maximal_unfinished_heads_keep_memory_bounded() {
         grew >> 20
     );
     assert!(
-        flooded.after <= flooded.rest + (64 << 20),
-        "{} MiB above rest after the connections closed",
-        flooded.after.saturating_sub(flooded.rest) >> 20
+        flooded.after <= flooded.rest + (8 << 20),
+        "{} MiB above rest 10 s after the connections closed (most {} MiB above)",
+        flooded.after.saturating_sub(flooded.rest) >> 20,
+        grew >> 20
     );
 }

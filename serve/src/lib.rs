@@ -14,7 +14,12 @@
 //! [`serve_on`] is the same loop with each connection served on one of several
 //! single-threaded runtimes ([`ConnectionThreads`]) instead of on the runtime that accepts: a
 //! connection's requests then never hop between threads (the companion serves this way).
+//!
+//! With the `allocator` feature, [`global_allocator!`] sets a binary's global allocator:
+//! jemalloc, configured so that the memory of connections that closed goes back to the system.
 
+#[cfg(feature = "allocator")]
+mod allocator;
 mod flags;
 mod idle;
 mod limits;
@@ -22,6 +27,9 @@ mod server;
 mod signal;
 mod threads;
 
+#[cfg(all(feature = "allocator", not(target_env = "msvc")))]
+#[doc(hidden)]
+pub use allocator::jemalloc;
 pub use flags::{LimitEnv, ListenerFlags};
 pub use limits::{
     Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS,

@@ -137,6 +137,54 @@ pub fn sent(addr: SocketAddr, bytes: &[u8]) -> TcpStream {
     stream
 }
 
+/// Waits (at most `limit`) until the server has read every byte sent on `stream`: the receive
+/// queue of the server's end of the connection is empty (Linux: `/proc/net/tcp`, IPv4). A
+/// graceful shutdown closes a connection the server has read nothing from yet, as if it were
+/// idle (hyper's rule), so a test about a half-read request waits for this first. Panics if
+/// the bytes are still unread at `limit`.
+pub fn read_by_server(stream: &TcpStream, limit: Duration) {
+    let server = stream.peer_addr().expect("peer address");
+    let client = stream.local_addr().expect("local address");
+    let deadline = Instant::now() + limit;
+    loop {
+        match unread_by(server, client) {
+            Some(0) => return,
+            unread => assert!(
+                Instant::now() < deadline,
+                "the server left {unread:?} bytes unread for {limit:?}"
+            ),
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The bytes waiting in the receive queue of the socket `local` → `remote` (`None` if no such
+/// socket is listed).
+fn unread_by(local: SocketAddr, remote: SocketAddr) -> Option<u64> {
+    // An IPv4 address as the kernel lists it: the address as a native-endian u32, then the port.
+    fn listed(addr: SocketAddr) -> String {
+        match addr {
+            SocketAddr::V4(v4) => format!(
+                "{:08X}:{:04X}",
+                u32::from_ne_bytes(v4.ip().octets()),
+                v4.port()
+            ),
+            SocketAddr::V6(_) => panic!("an IPv4 address: {addr}"),
+        }
+    }
+    let (local, remote) = (listed(local), listed(remote));
+    let table = std::fs::read_to_string("/proc/net/tcp").expect("/proc/net/tcp");
+    table.lines().skip(1).find_map(|line| {
+        // sl local_address rem_address st tx_queue:rx_queue …
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.get(1)? != &local || fields.get(2)? != &remote {
+            return None;
+        }
+        let (_, rx) = fields.get(4)?.split_once(':')?;
+        u64::from_str_radix(rx, 16).ok()
+    })
+}
+
 /// Whether the server closes `stream` (end of stream or reset) within `limit`; bytes it sends
 /// first (an error answer) are skipped.
 pub fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
