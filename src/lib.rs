@@ -92,7 +92,7 @@ pub mod js;
 
 pub use client::Client;
 pub use date::JsDate;
-pub use error::{code, Error};
+pub use error::{code, Error, ScriptError};
 pub use fundraising_core::{model, ServiceDate};
 #[cfg(feature = "donation")]
 pub use options::WaitOptions;

@@ -54,7 +54,8 @@ impl Shared {
     async fn outcome(&self) -> Outcome {
         let _ = JsFuture::from(self.done.clone()).await;
         let result = self.result.borrow().clone();
-        result.unwrap_or_else(|| Err(Error::Network("the companion's answer never came".into())))
+        // `done` settles after the work has left its outcome.
+        result.expect_throw("shared work settled without its outcome")
     }
 }
 
