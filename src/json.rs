@@ -14,9 +14,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use fundraising_core::json::JsonNode;
-use fundraising_core::service_error::parse_error_body_with;
 use fundraising_core::shape::Shape;
-use fundraising_core::ServiceError;
 use js_sys::{Array, JsString};
 use wasm_bindgen::prelude::*;
 
@@ -45,8 +43,15 @@ pub(crate) fn parse_body(body: &JsString) -> Result<JsValue, Error> {
 }
 
 /// The service's error answer (`status`, `body`) by core's rules.
-pub(crate) fn service_error(status: u16, body: &str) -> ServiceError {
-    parse_error_body_with(status, body, |text| {
+#[cfg(any(
+    feature = "signin",
+    feature = "campaign",
+    feature = "donation",
+    feature = "events",
+    feature = "pages"
+))]
+pub(crate) fn service_error(status: u16, body: &str) -> fundraising_core::ServiceError {
+    fundraising_core::service_error::parse_error_body_with(status, body, |text| {
         js_sys::JSON::parse(text).ok().map(Node::new)
     })
 }
@@ -85,7 +90,19 @@ impl Kind {
 pub(crate) struct Tree {
     root: JsValue,
     tape: Vec<f64>,
-    #[cfg_attr(not(feature = "js"), allow(dead_code))]
+    // Edited by the JS layer's decoder (a build with the JS face and an operation).
+    #[cfg_attr(
+        not(all(
+            feature = "js",
+            any(
+                feature = "campaign",
+                feature = "donation",
+                feature = "events",
+                feature = "pages"
+            )
+        )),
+        allow(dead_code)
+    )]
     containers: Array,
     values: Array,
     keys: Array,
@@ -108,7 +125,18 @@ pub(crate) struct NameList {
 struct Fit {
     shape: *const Shape,
     member_of_field: Vec<Option<u32>>,
-    #[cfg_attr(not(feature = "js"), allow(dead_code))]
+    #[cfg_attr(
+        not(all(
+            feature = "js",
+            any(
+                feature = "campaign",
+                feature = "donation",
+                feature = "events",
+                feature = "pages"
+            )
+        )),
+        allow(dead_code)
+    )]
     is_field: Vec<bool>,
 }
 
@@ -372,11 +400,27 @@ impl JsonNode for Node {
     }
 }
 
-#[cfg(feature = "js")]
+#[cfg(all(
+    feature = "js",
+    any(
+        feature = "campaign",
+        feature = "donation",
+        feature = "events",
+        feature = "pages"
+    )
+))]
 pub(crate) use build::decode_js;
 
 /// The decoder's result made of the tree itself (the JS layer's fast path).
-#[cfg(feature = "js")]
+#[cfg(all(
+    feature = "js",
+    any(
+        feature = "campaign",
+        feature = "donation",
+        feature = "events",
+        feature = "pages"
+    )
+))]
 mod build {
     use std::cell::RefCell;
 

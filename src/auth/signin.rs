@@ -429,6 +429,12 @@ impl Auth {
 
     /// The companion ended the session (a proxied call in BFF mode answered
     /// `session_expired`): signed out.
+    #[cfg(any(
+        feature = "campaign",
+        feature = "donation",
+        feature = "events",
+        feature = "pages"
+    ))]
     pub(crate) fn expired(&self) {
         if self.signed_in() {
             self.set_state(SessionState::SignedOut, Reason::Expired);

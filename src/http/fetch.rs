@@ -50,7 +50,13 @@ pub(crate) struct HttpResponse {
     /// The body as the JS string it arrived as (read by `JSON.parse` without a copy into
     /// Rust; [`HttpResponse::text`] when Rust needs the text).
     pub body: JsString,
-    /// The `Retry-After` header, if any.
+    /// The `Retry-After` header, if any (for the retry policy of the resource operations).
+    #[cfg(any(
+        feature = "campaign",
+        feature = "donation",
+        feature = "events",
+        feature = "pages"
+    ))]
     pub retry_after: Option<String>,
 }
 
@@ -204,6 +210,12 @@ async fn exchange(
     };
     let response = sent.map_err(failure)?;
     let status = response.status();
+    #[cfg(any(
+        feature = "campaign",
+        feature = "donation",
+        feature = "events",
+        feature = "pages"
+    ))]
     let retry_after = response.headers().get("Retry-After");
     let raw = web_sys::Response::from(response);
     let text = raw.text().map_err(|e| ScriptError::from_js(&e))?;
@@ -212,6 +224,12 @@ async fn exchange(
         .map_err(|e| ScriptError::from_js(&e))?;
     Ok(HttpResponse {
         status,
+        #[cfg(any(
+            feature = "campaign",
+            feature = "donation",
+            feature = "events",
+            feature = "pages"
+        ))]
         retry_after,
         body: body.unchecked_into(),
     })

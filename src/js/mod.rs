@@ -25,6 +25,8 @@ mod pages;
 mod promise;
 #[cfg(feature = "signin")]
 mod session;
+// The declarations are custom sections of the wasm: none in a native build.
+#[cfg(target_arch = "wasm32")]
 mod typescript;
 
 pub use client::FundraisingClient;
