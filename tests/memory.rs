@@ -350,7 +350,7 @@ async fn the_heap_keeps_what_was_written_through_churn_across_tasks_and_callback
     for (i, pool) in pools.iter().enumerate() {
         let (pool, finished) = (pool.clone(), finished.clone());
         wasm_bindgen_futures::spawn_local(async move {
-            churn(pool, 1_500, 10 + 7 * i).await;
+            churn(pool, 1_000, 10 + 7 * i).await;
             *finished.borrow_mut() += 1;
         });
     }
