@@ -13,6 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { dirname, join, posix } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { relativeReferences } from "./js-modules.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const [pkgDir, out, build = "widgets"] = process.argv.slice(2);
@@ -29,13 +30,10 @@ if (!chosen) {
   process.exit(1);
 }
 
-/** Relative modules a script loads: static and dynamic imports, re-exports. */
-function imports(source) {
-  const found = new Set();
-  for (const pattern of [/\bfrom\s*["'](\.[^"']+)["']/g, /\bimport\s*["'](\.[^"']+)["']/g, /\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)/g]) {
-    for (const match of source.matchAll(pattern)) found.add(match[1]);
-  }
-  return [...found];
+/** Relative modules a script loads: static and dynamic imports, re-exports (read through its
+ * syntax tree, scripts/js-modules.mjs). */
+function imports(source, what) {
+  return [...new Set(relativeReferences(source, what).filter((r) => r.kind === "import").map((r) => r.specifier))];
 }
 
 /** `start` and every module it loads, transitively, as paths relative to `base`; a path that
@@ -48,7 +46,7 @@ function closure(base, start, outside = () => false) {
     if (seen.has(file)) continue;
     seen.add(file);
     if (outside(file)) continue;
-    for (const spec of imports(readFileSync(join(base, file), "utf8"))) queue.push(posix.join(posix.dirname(file), spec));
+    for (const spec of imports(readFileSync(join(base, file), "utf8"), file)) queue.push(posix.join(posix.dirname(file), spec));
   }
   return [...seen];
 }
