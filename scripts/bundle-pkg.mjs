@@ -10,7 +10,7 @@
 // compressed on its own, and the snippets are small (0.44 KB gzip less for the full build).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative, sep } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyEdits } from "./js-modules.mjs";
 
@@ -74,7 +74,7 @@ const terse = async (code, what) => {
     compress: { passes: 2 },
     mangle: true,
     keep_classnames: true,
-    format: { comments: /@ts-self-types/ },
+    format: { comments: (_, comment) => comment.value.includes("@ts-self-types") },
   });
   if (!result.code) fail(`terser made nothing of ${what}`);
   return result.code;
@@ -124,6 +124,6 @@ const declarations = applyEdits(dts, edits);
 writeFileSync(join(out, `${name}.d.ts`), declarations);
 
 console.log(
-  `bundle-pkg: ${relative(process.cwd(), join(out, `${name}.js`)).split(sep).join("/")}: the entry, the glue and ` +
+  `bundle-pkg: ${relative(process.cwd(), join(out, `${name}.js`))}: the entry, the glue and ` +
     `${Object.keys(output[0].modules).filter((id) => id.startsWith(join(stage, "snippets"))).length} snippet(s) in one module`,
 );

@@ -15,7 +15,7 @@
 // changes its name too.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, posix } from "node:path";
+import { extname, join, posix } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { relativeReferences, rewriteReferences } from "./js-modules.mjs";
 
@@ -95,7 +95,7 @@ writeFileSync(
 // Precompressed siblings of what browsers load (scripts and wasm; brotli at its best quality,
 // gzip -9), where they are smaller than the file. Not of README.md or package.json: npm packs
 // every README* whatever `files` says, and the companion compresses anything else on the fly.
-const COMPRESSIBLE = /\.(js|mjs|wasm|css|html|svg|map)$/;
+const COMPRESSIBLE = new Set([".js", ".mjs", ".wasm", ".css", ".html", ".svg", ".map"]);
 const walk = (path) =>
   readdirSync(path).flatMap((entry) => {
     const full = join(path, entry);
@@ -103,7 +103,7 @@ const walk = (path) =>
   });
 let written = 0;
 for (const file of walk(out)) {
-  if (!COMPRESSIBLE.test(file)) continue;
+  if (!COMPRESSIBLE.has(extname(file))) continue;
   const bytes = readFileSync(file);
   const br = brotliCompressSync(bytes, {
     params: {
