@@ -8,7 +8,7 @@
 # then package.json + README (scripts/package-meta.mjs), the content-hashed and precompressed
 # copies the companion serves (scripts/hash-assets.mjs), the widgets' hostable folder
 # dist/widgets/ (scripts/build-widgets.mjs), and prints each build's size as a browser fetches
-# it: gzip -9 of each file (wasm, JS glue, snippets) on its own, summed (the measure of the size
+# it: gzip -9 of each file (wasm, the one JS module) on its own, summed (the measure of the size
 # budgets), and brotli beside it.
 #
 #   scripts/build-pkg.sh [--out DIR]      (default: pkg)
