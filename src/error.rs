@@ -245,20 +245,15 @@ impl ScriptError {
         }
     }
 
-    /// What JavaScript threw: an `Error`'s name and message; anything else (a string, say) as
-    /// its text, with no name.
-    #[cfg(any(
-        feature = "signin",
-        feature = "campaign",
-        feature = "donation",
-        feature = "events",
-        feature = "pages"
-    ))]
-    pub(crate) fn from_js(thrown: &wasm_bindgen::JsValue) -> Self {
-        use wasm_bindgen::JsCast;
-        match thrown.dyn_ref::<js_sys::Error>() {
-            Some(error) => ScriptError::new(error.name(), error.message()),
-            None => ScriptError::new("", thrown.as_string().unwrap_or_default()),
+    cfg_requests! {
+        /// What JavaScript threw: an `Error`'s name and message; anything else (a string, say)
+        /// as its text, with no name.
+        pub(crate) fn from_js(thrown: &wasm_bindgen::JsValue) -> Self {
+            use wasm_bindgen::JsCast;
+            match thrown.dyn_ref::<js_sys::Error>() {
+                Some(error) => ScriptError::new(error.name(), error.message()),
+                None => ScriptError::new("", thrown.as_string().unwrap_or_default()),
+            }
         }
     }
 

@@ -42,18 +42,13 @@ pub(crate) fn parse_body(body: &JsString) -> Result<JsValue, Error> {
     parse_js(body).map_err(|_| Error::decode("the answer is not JSON"))
 }
 
-/// The service's error answer (`status`, `body`) by core's rules.
-#[cfg(any(
-    feature = "signin",
-    feature = "campaign",
-    feature = "donation",
-    feature = "events",
-    feature = "pages"
-))]
-pub(crate) fn service_error(status: u16, body: &str) -> fundraising_core::ServiceError {
-    fundraising_core::service_error::parse_error_body_with(status, body, |text| {
-        js_sys::JSON::parse(text).ok().map(Node::new)
-    })
+cfg_requests! {
+    /// The service's error answer (`status`, `body`) by core's rules.
+    pub(crate) fn service_error(status: u16, body: &str) -> fundraising_core::ServiceError {
+        fundraising_core::service_error::parse_error_body_with(status, body, |text| {
+            js_sys::JSON::parse(text).ok().map(Node::new)
+        })
+    }
 }
 
 /// What a value is, as `src/json.js` tells it.

@@ -121,17 +121,13 @@ impl Auth {
         self.state.borrow().session().is_some()
     }
 
-    /// The companion ended the session (a proxied call in BFF mode answered
-    /// `session_expired`): signed out.
-    #[cfg(any(
-        feature = "campaign",
-        feature = "donation",
-        feature = "events",
-        feature = "pages"
-    ))]
-    pub(crate) fn expired(&self) {
-        if self.signed_in() {
-            self.set_state(SessionState::SignedOut, Reason::Expired);
+    cfg_operations! {
+        /// The companion ended the session (a proxied call in BFF mode answered
+        /// `session_expired`): signed out.
+        pub(crate) fn expired(&self) {
+            if self.signed_in() {
+                self.set_state(SessionState::SignedOut, Reason::Expired);
+            }
         }
     }
 }
