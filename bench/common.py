@@ -194,7 +194,8 @@ class Sandbox:
 
 
 class Companion:
-    def __init__(self, run_dir, auth_url, port=None, timeout_ms=None, name="companion", extra_origins=(), metrics_port=None):
+    def __init__(self, run_dir, auth_url, port=None, timeout_ms=None, name="companion", extra_origins=(), metrics_port=None, program=None):
+        self.program = program or binary("fundraising-companion")
         self.run_dir = run_dir
         self.metrics_port = metrics_port
         self.name = name
@@ -207,7 +208,7 @@ class Companion:
 
     def start(self, wait_s=60):
         argv = [
-            binary("fundraising-companion"),
+            self.program,
             "--listen", f"127.0.0.1:{self.port}",
             "--app-id", APP_ID,
             "--auth-url", self.auth_url,

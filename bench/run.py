@@ -1,6 +1,6 @@
 """Runs the benchmark sections, prints one table and writes it to bench/REPORT.md.
 
-    python3 bench/run.py [SECTION ...]     (sections: size client companion sandbox load faults fuzz)
+    python3 bench/run.py [SECTION ...]     (sections: size client companion sandbox load faults fuzz decode)
 
 BENCH_QUICK=1 shortens every load for a smoke run; FUZZ_SECONDS sets the fuzzing time per target.
 A section that fails is reported as failed and the others still run. The exit status is 1 when
@@ -28,6 +28,7 @@ SECTIONS = [
     ("load", "sec_load", "5 load"),
     ("faults", "sec_faults", "6 faults"),
     ("fuzz", "sec_fuzz", "7 fuzz"),
+    ("decode", "sec_decode", "8 decoding differential"),
 ]
 
 

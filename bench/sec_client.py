@@ -103,6 +103,7 @@ def run():
         env["BENCH_PKG_DIR"] = pkg
         # BENCH_BEFORE_PKG_DIR, when set, passes through: client-decode.mjs measures that build too.
         decode = node_json("client-decode.mjs", "DECODEJSON", env, timeout=600)
+        edits = node_json("decode-edits.mjs", "EDITSJSON", dict(env, BENCH_EDITS_PKG=pkg), timeout=900)
     finally:
         httpd.shutdown()
         sb.stop()
@@ -164,6 +165,21 @@ def run():
             f"{ms(a)} vs {ms(b)} (the client's own work: {ms(a - b)})",
             f"{'within' if a - b <= 1.0 else 'OVER'} the 1.0 ms target for the client's own work; no network: "
             f"the package's request building and decoding against the platform's JSON.parse{before}",
+        )
+    )
+    shipped = edits["delete"]
+    others = "; ".join(
+        f"{name}: {v['pages']:.2f} / {v['campaign']:.3f} ms ({v['pages'] / shipped['pages']:.2f}x / "
+        f"{v['campaign'] / shipped['campaign']:.2f}x)" + (" leaves the dropped names on the result" if v["pascalLeft"] else "")
+        for name, v in edits.items() if name != "delete"
+    )
+    rows.append(
+        row(
+            SECTION,
+            "how the decoder drops members: delete (ships) against a fresh object, undefined, leaving them "
+            "(Node, 100 summaries half with a PascalCase inMemoryPerson / the PascalCase campaign, decoded and every field read)",
+            f"delete: {shipped['pages']:.2f} / {shipped['campaign']:.3f} ms",
+            others + " (medians of 15 alternated batches of 50 calls; bench/decode-edits.mjs)",
         )
     )
     a, b, r, rm = pair("campaignClient", "campaignPlain")

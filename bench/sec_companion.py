@@ -12,7 +12,13 @@
   order rotating) and the refresh load in alternating rounds, five rounds each; each figure is
   the median of its five rounds.
 - Resident memory at rest and the peak under load.
+- With BENCH_BEFORE_COMPANION (another build's fundraising-companion, say of the commit before):
+  that build runs beside this one against the same sandbox, the exchanges go in quadruples
+  (this build, metrics on, the build before, direct) and the refresh load in rounds alternating
+  the two builds, so that both figures are compared in the same run.
 """
+
+import os
 
 import asyncio
 import json
@@ -62,6 +68,16 @@ def start_pair(run_dir, timeout_ms=None):
     return sb, comp
 
 
+BEFORE = os.environ.get("BENCH_BEFORE_COMPANION")
+
+
+def start_before(run_dir, sb):
+    """The build before (BENCH_BEFORE_COMPANION) on the same sandbox, or None."""
+    if not BEFORE:
+        return None
+    return Companion(run_dir, sb.auth_url, name="companion-before", program=BEFORE).start()
+
+
 def start_with_metrics(run_dir, sb):
     """A second companion on the same sandbox, with --metrics-listen."""
     from common import free_port
@@ -108,6 +124,23 @@ def sessions(comp, minter, n):
     return out
 
 
+def alternating_rounds(a, b):
+    """ROUNDS rounds of ROUND_S s of refresh load on the worker sets a and b in turn, the order
+    flipping each round: each set's 200s per second in each round, and the number of other
+    statuses and connection errors."""
+    a_rps, b_rps, bad = [], [], 0
+    for r in range(ROUNDS):
+        order = [(a_rps, a), (b_rps, b)]
+        if r % 2:
+            order.reverse()
+        for out, ws in order:
+            st = asyncio.run(load.run(ws, ROUND_S))
+            statuses = st.by_label("POST /auth/refresh")
+            bad += st.requests - statuses.get(200, 0) + st.conn_errors
+            out.append(statuses.get(200, 0) / st.elapsed())
+    return a_rps, b_rps, bad
+
+
 def run():
     import time
 
@@ -115,8 +148,10 @@ def run():
     run_dir = new_run_dir("companion")
     sb, comp = start_pair(run_dir)
     metered = None
+    before = None
     try:
         metered = start_with_metrics(run_dir, sb)
+        before = start_before(run_dir, sb)
         minter = CodeMinter(sb.auth_url, f"{comp.url}/")
         c_conn, d_conn = KeepAlive(comp.url), KeepAlive(sb.auth_url)
         # warm-up: discovery and JWKS fetched and cached by the companion, connections open
@@ -135,25 +170,33 @@ def run():
             s, _, b = exchange_via_companion(m_conn, metered, minter.mint())
             if s != 200:
                 raise RuntimeError(f"/auth/token (metrics on) answered {s}: {b[:300]!r}")
+        b_conn = KeepAlive(before.url) if before else None
+        for _ in range(2 if before else 0):
+            s, _, b = exchange_via_companion(b_conn, before, minter.mint())
+            if s != 200:
+                raise RuntimeError(f"/auth/token (build before) answered {s}: {b[:300]!r}")
         # Triples, the order rotating: metrics off, metrics on, direct. Five rounds.
         via, metered_t, direct, mint_t = [], [], [], []
+        before_t, before_rounds = [], []
         rounds = []
         per_round = max(2, PAIRS // ROUNDS)
         for r in range(ROUNDS):
-            r_via, r_on, r_direct = [], [], []
+            r_via, r_on, r_direct, r_before = [], [], [], []
             left = per_round
             while left > 0:
                 k = min(BATCH, left)
                 t0 = time.perf_counter()
-                codes = [(minter.mint(), minter.mint(), minter.mint()) for _ in range(k)]
-                mint_t.append((time.perf_counter() - t0) / (3 * k))
-                for a, m, b in codes:
+                codes = [(minter.mint(), minter.mint(), minter.mint(), minter.mint() if before else None) for _ in range(k)]
+                mint_t.append((time.perf_counter() - t0) / ((4 if before else 3) * k))
+                for a, m, b, p in codes:
                     calls = [
                         (r_via, "companion", lambda: exchange_via_companion(c_conn, comp, a)),
                         (r_on, "companion (metrics on)", lambda: exchange_via_companion(m_conn, metered, m)),
                         (r_direct, "direct", lambda: exchange_direct(d_conn, minter, b)),
                     ]
-                    shift = len(r_via) % 3
+                    if before:
+                        calls.append((r_before, "build before", lambda: exchange_via_companion(b_conn, before, p)))
+                    shift = len(r_via) % len(calls)
                     calls = calls[shift:] + calls[:shift]
                     for out, side, call in calls:
                         t0 = time.perf_counter()
@@ -163,6 +206,9 @@ def run():
                             raise RuntimeError(f"exchange failed: {side} {status} {body[:200]!r}")
                 left -= k
             rounds.append((paired_ratio(r_via, r_direct)[1], paired_ratio(r_on, r_direct)[1]))
+            if before:
+                before_rounds.append(paired_ratio(r_before, r_direct)[1])
+                before_t += r_before
             via += r_via
             metered_t += r_on
             direct += r_direct
@@ -190,6 +236,22 @@ def run():
                 ok=on_ratio <= off_ratio * 1.05,
             )
         )
+        if before:
+            this_ratio = median([r[0] for r in rounds])
+            before_ratio = median(before_rounds)
+            rows.append(
+                row(
+                    SECTION,
+                    f"code exchange ratio (companion / direct), this build vs the build before ({ROUNDS} rounds of {per_round}, same run)",
+                    f"this {this_ratio:.2f}x vs before {before_ratio:.2f}x",
+                    "median of the rounds' ratios; rounds this/before: "
+                    + ", ".join(f"{r[0]:.2f}/{b:.2f}" for r, b in zip(rounds, before_rounds))
+                    + f"; medians {ms(median(via))} vs {ms(median(before_t))}; before: {BEFORE}; "
+                    "must be no worse than 5% above before",
+                    ok=this_ratio <= before_ratio * 1.05,
+                )
+            )
+            b_conn.close()
         c_conn.close()
         d_conn.close()
         m_conn.close()
@@ -227,16 +289,7 @@ def run():
         )
         # Metrics on against off: alternating rounds, the order flipping each round.
         log(f"asyncio {REFRESH_SESSIONS} connections, {ROUNDS} rounds of {ROUND_S}s each, metrics on and off")
-        on_rps, off_rps, bad = [], [], 0
-        for r in range(ROUNDS):
-            order = [(off_rps, workers), (on_rps, metered_workers)]
-            if r % 2:
-                order.reverse()
-            for out, ws in order:
-                st = asyncio.run(load.run(ws, ROUND_S))
-                statuses = st.by_label("POST /auth/refresh")
-                bad += st.requests - statuses.get(200, 0) + st.conn_errors
-                out.append(statuses.get(200, 0) / st.elapsed())
+        off_rps, on_rps, bad = alternating_rounds(workers, metered_workers)
         rotated = sum(
             float(line.rsplit(" ", 1)[1])
             for line in scrape(metered).splitlines()
@@ -254,6 +307,21 @@ def run():
                 ok=bad == 0 and median(on_rps) >= median(off_rps) * 0.95 and rotated > 0,
             )
         )
+        if before:
+            before_workers = [load.Refresher(before.url, c) for c in sessions(before, minter, REFRESH_SESSIONS)]
+            log(f"asyncio {REFRESH_SESSIONS} connections, {ROUNDS} rounds of {ROUND_S}s each, this build and the build before")
+            this_rps, before_rps, bad = alternating_rounds(workers, before_workers)
+            rows.append(
+                row(
+                    SECTION,
+                    f"POST /auth/refresh throughput, this build vs the build before ({REFRESH_SESSIONS} connections, {ROUNDS} alternating rounds of {ROUND_S} s, same run)",
+                    f"this {median(this_rps):.0f} req/s vs before {median(before_rps):.0f} req/s (this/before {median(this_rps) / median(before_rps):.2f})",
+                    "medians of the rounds; rounds this/before: "
+                    + ", ".join(f"{a:.0f}/{b:.0f}" for a, b in zip(this_rps, before_rps))
+                    + f"; non-200 or connection errors {bad}; must be no worse than 5% below before",
+                    ok=bad == 0 and median(this_rps) >= median(before_rps) * 0.95,
+                )
+            )
         peak = max(sampler.peak["companion"], sampler2.peak["companion"])
         rows.append(row(SECTION, "companion RSS under load (peak)", mib(peak), f"at rest {mib(rest)}"))
         rows.append(row(SECTION, "companion RSS after load", mib(rss_kib(comp.pid))))
@@ -261,6 +329,8 @@ def run():
         comp.stop()
         if metered:
             metered.stop()
+        if before:
+            before.stop()
         sb.stop()
     return rows
 

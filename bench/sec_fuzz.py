@@ -16,7 +16,7 @@ TARGETS = {
     "callback_parser": "fundraising_core::callback::parse",
     "error_body": "fundraising_core::service_error::parse_error_body",
     "model_decode": "fundraising_core::json::decode (+ service shapes) of every model",
-    "member_names": "fundraising_core::json::member with one memory of names across objects, against the rule as stated",
+    "member_names": "fundraising_core::json::member against the rule as stated",
     "proxy_route": "fundraising_companion::api_route::route / allowed_location: one of the four operations under --api-url, or a refusal",
 }
 SECONDS = int(os.environ.get("FUZZ_SECONDS") or (10 if QUICK else 300))

@@ -2,7 +2,9 @@
 (pkg/light/, no sign-in) and the widgets' build (pkg/widgets/, a campaign and a donation's wait),
 every file (wasm, JS glue, each snippet) gzip -9 on its own and summed, against the build's
 budget, with brotli (what the companion sends) beside it (scripts/build-size.mjs, which
-scripts/build-pkg.sh prints too); then the same measure of the peers installed from npm into a
+scripts/build-pkg.sh prints too); what a partner's page with one card and a page with
+<fundraising-event> fetch, per file: the package build its elements load against the page's
+budget, and the elements' own scripts beside it (scripts/page-size.mjs); then the same measure of the peers installed from npm into a
 temporary folder in this run: oidc-client-ts (its dist/browser/*.min.js), @auth0/auth0-spa-js
 (its production bundle) and oauth4webapi (bundled and minified with esbuild). When npm cannot
 reach the registry the table says so. With BENCH_BEFORE_PKG_DIR (another build's pkg folder), the
@@ -52,6 +54,16 @@ def measure_all(pkg=None):
     return {b["name"]: b for b in builds}
 
 
+def measure_pages(pkg=None):
+    """What each kind of partner page fetches, from scripts/page-size.mjs."""
+    pkg = pkg or os.environ.get("BENCH_PKG_DIR", os.path.join(ROOT, "pkg"))
+    out = subprocess.run(
+        ["node", os.path.join(ROOT, "scripts", "page-size.mjs"), pkg, "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    return json.loads(out.stdout)
+
+
 def version(prefix, name):
     try:
         with open(os.path.join(prefix, "node_modules", name, "package.json")) as f:
@@ -74,6 +86,22 @@ def run():
                 f"{'within' if m['gzip'] <= budget else 'OVER'} the {m['budgetKb']} KB ({budget} B) budget; "
                 f"wasm {m['wasmGzip']} B + JS {m['jsGzip']} B; brotli {m['brotli']} B; {kb(m['raw'])} raw; {files}",
                 ok=m["gzip"] <= budget,
+            )
+        )
+    for page in measure_pages():
+        pkg = page["package"]
+        scripts = page["scripts"]
+        budget = page["budget"]
+        rows.append(
+            row(
+                SECTION,
+                f"{page['label']}: the package it fetches ({page['build']} build), gzip -9 per file",
+                f"{kb(pkg['gzip'])} ({pkg['gzip']} B)",
+                f"{'within' if pkg['gzip'] <= budget else 'OVER'} the {budget} B budget; brotli {pkg['brotli']} B; "
+                + ", ".join(f"{f['path']} {f['gzip']} B" for f in pkg["files"])
+                + f"; besides, the elements' scripts {scripts['gzip']} B gzip -9 (brotli {scripts['brotli']} B): "
+                + ", ".join(f"{f['path']} {f['gzip']} B" for f in scripts["files"]),
+                ok=pkg["gzip"] <= budget,
             )
         )
     before_dir = os.environ.get("BENCH_BEFORE_PKG_DIR")

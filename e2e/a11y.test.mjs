@@ -40,7 +40,13 @@ async function elementPages() {
       ready: ["body[data-ready=true]", "#campaign [part=donate]", "#donation-return [data-state=confirmed]"] },
     { name: "the demo's elements in Welsh", url: `${env.companionUrl}/?donation=${reference}`, lang: "cy",
       ready: ["body[data-ready=true]", "#campaign [part=donate]", "#donation-return [data-state=confirmed]"] },
+    { name: "partner event page (en)", url: `${partner.origin}/event?page-url=${encodeURIComponent("https://www.example.org/fundraising/{pageShortName}")}`,
+      ready: ["fundraising-event [part=more]"] },
+    { name: "partner event page (cy, limited)", url: `${partner.origin}/event?limit=100&page-lang=cy`, ready: ["fundraising-event [part=note]"] },
+    { name: "partner card of an ended campaign", url: `${partner.origin}/card?campaign=demo-campaign-ended`,
+      ready: ["fundraising-campaign [part=card][data-giving=ended]"] },
     { name: "widget.html", url: `${env.companionUrl}/widget.html`, ready: ["fundraising-campaign [role=progressbar]"] },
+    { name: "event.html", url: `${env.companionUrl}/event.html`, ready: ["fundraising-event [part=more]"] },
     { name: "brands.html (en and cy)", url: `${env.companionUrl}/brands.html?donation=${reference}`,
       ready: ["#riverside [part=donate]", "#harbour [part=donate]", "#thanks [data-state=confirmed]"] },
     { name: "donate.html", url: `${env.companionUrl}/donate.html?reference=${reference}-x&return=${encodeURIComponent(`${partner.origin}/thanks`)}`,
@@ -171,7 +177,7 @@ it("every page with the elements at 390 px: nothing overflows a card, no page sc
   const found = {};
   for (const entry of await elementPages()) {
     await open(page, entry);
-    const measured = await overflowingChildren(page, ".card, .box, .brand, .panel");
+    const measured = await overflowingChildren(page, ".card, .box, .brand, .panel, .state");
     if (measured.problems.length > 0 || measured.documentOverflow > 0) found[entry.name] = measured;
   }
   assert.deepEqual(found, {});

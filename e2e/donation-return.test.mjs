@@ -84,7 +84,10 @@ describe("donation return", () => {
       document.addEventListener("fundraising-donate", (e) => resolve(e.detail), { once: true });
     }));
     await donate.click();
-    assert.deepEqual(await announced, { reference, url: target.href });
+    const detail = await announced;
+    assert.deepEqual({ reference: detail.reference, url: detail.url }, { reference, url: target.href });
+    assert.equal(detail.campaign.shortName, "demo-campaign");
+    assert.deepEqual(detail.attribution, {}, "nothing carried without carry-attribution");
 
     // The donation site (the sandbox's page) has the reference and makes the donation.
     await page.waitForURL((url) => url.pathname === "/donate.html");

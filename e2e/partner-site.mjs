@@ -14,6 +14,15 @@
 //   /old-browser?hide=…, /old-browser-thanks?hide=…   the card (or the thank-you page) in an
 //                engine missing a feature (a classic script takes it away before widget.js)
 //   /no-wasm-csp the card under a policy without 'wasm-unsafe-eval'
+//   /card?campaign=…&lang=…&carry=…&analytics   a card for another campaign, in a language, with
+//                carry-attribution (`carry`'s value) and the docs' analytics recipe (/analytics.js);
+//                other parameters (utm_*, click ids) stay in the address for the card to read
+//   /event?event-id=…&lang=…&limit=…&per-page=…&page-url=…&images&base-url=…&page-lang=…&card&far
+//                <fundraising-event> (event 1001 by default) with those attributes, on a page in
+//                `page-lang`, a card beside it with `card`, 4000 px below with `far`; `images` also lets the page load
+//                images from IMAGE_ORIGIN (img-src), and `base-url` is the CSP's resource API
+//   /thanks?…&analytics   the thank-you page with the analytics recipe
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 
 /** The colours /brand gives the card, as the browser computes them. */
@@ -46,12 +55,16 @@ body.brand fundraising-campaign::part(donate) { border-radius: 999px; }
 }
 `;
 
+/** Where the sandbox's fundraising pages keep their images (pageImages). */
+export const IMAGE_ORIGIN = "https://images.example.org";
+
 /**
  * The Content-Security-Policy a partner page needs for the widget, besides its own sources:
  * the module script and the package from the companion, WebAssembly compilation, the package's
- * .wasm file (fetched, so connect-src) from the companion and the resource API.
+ * .wasm file (fetched, so connect-src) from the companion and the resource API; with `images`,
+ * the fundraisers' images of <fundraising-event images> from that origin.
  */
-export function partnerCsp({ companionUrl, baseUrl }) {
+export function partnerCsp({ companionUrl, baseUrl }, { images = null } = {}) {
   const companion = new URL(companionUrl).origin;
   const api = new URL(baseUrl).origin;
   return [
@@ -59,7 +72,7 @@ export function partnerCsp({ companionUrl, baseUrl }) {
     `script-src 'self' ${companion} 'wasm-unsafe-eval'`,
     `connect-src ${companion} ${api}`,
     "style-src 'self'",
-    "img-src 'self'",
+    images ? `img-src 'self' ${images}` : "img-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -79,6 +92,31 @@ export function partnerDonateUrl({ companionUrl }, partnerOrigin) {
 }
 
 /**
+ * A partner's HTML page: its language, title, the tags of `head` after its style sheet, a class
+ * on <body>, and the content of <main>.
+ */
+function htmlPage({ lang = "en", title, head, bodyClass = "", main }) {
+  return `<!doctype html>
+<html lang="${attr(lang)}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${title}</title>
+  <link rel="stylesheet" href="/partner.css">${head}
+</head>
+<body${bodyClass ? ` class="${attr(bodyClass)}"` : ""}>
+  <main>
+${main}
+  </main>
+</body>
+</html>
+`;
+}
+
+/** A module script tag of the companion's. */
+const moduleTag = (companion, file) => `\n  <script type="module" src="${attr(companion)}/${file}"></script>`;
+
+/**
  * A page: one module script tag and the element, nothing else of the widget's. `lang` is the
  * page's language, `far` puts a 4000 px tall introduction above the card, `eager` gives it
  * loading="eager", `bodyClass` a class on <body>.
@@ -89,51 +127,78 @@ export function partnerPage({ companionUrl, baseUrl, appId }, { partnerOrigin, l
   const intro = far
     ? `<p class="intro">Our story, at length: the card is far below, out of sight until you scroll.</p>\n    `
     : "";
-  return `<!doctype html>
-<html lang="${attr(lang)}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Riverside Runners: our appeal</title>
-  <link rel="stylesheet" href="/partner.css">
-  <script type="module" src="${attr(companion)}/widget.js"></script>
-</head>
-<body${bodyClass ? ` class="${attr(bodyClass)}"` : ""}>
-  <main>
-    <h1>Riverside Runners</h1>
+  return htmlPage({
+    lang,
+    title: "Riverside Runners: our appeal",
+    head: moduleTag(companion, "widget.js"),
+    bodyClass,
+    main: `    <h1>Riverside Runners</h1>
     ${intro}<p>Our club runs for the river trust this year. See how far we have come:</p>
     <fundraising-campaign short-name="demo-campaign" app-id="${attr(appId)}"
-                          base-url="${attr(baseUrl)}"${donate}${eager ? ' loading="eager"' : ""}></fundraising-campaign>
-  </main>
-</body>
-</html>
-`;
+                          base-url="${attr(baseUrl)}"${donate}${eager ? ' loading="eager"' : ""}></fundraising-campaign>`,
+  });
+}
+
+/** The partner's own script for its analytics (the docs' recipe, /analytics.js), when asked. */
+const analyticsTag = (analytics) => (analytics ? '\n  <script src="/analytics.js"></script>' : "");
+
+/**
+ * A card for `campaign` (`/card?campaign=…`): in `lang`, with `carry-attribution="<carry>"` when
+ * `carry` is not null, and the analytics recipe with `analytics`.
+ */
+export function cardPage({ companionUrl, baseUrl, appId }, { partnerOrigin, campaign = "demo-campaign", lang = "en", carry = null, analytics = false }) {
+  const companion = new URL(companionUrl).origin;
+  const donate = attr(partnerDonateUrl({ companionUrl }, partnerOrigin));
+  const carried = carry === null ? "" : ` carry-attribution="${attr(carry)}"`;
+  return htmlPage({
+    lang,
+    title: "Riverside Runners: our appeals",
+    head: analyticsTag(analytics) + moduleTag(companion, "widget.js"),
+    main: `    <h1>Riverside Runners</h1>
+    <p>Our appeal:</p>
+    <fundraising-campaign short-name="${attr(campaign)}" app-id="${attr(appId)}" base-url="${attr(baseUrl)}"
+                          donate-url="${donate}"${carried}></fundraising-campaign>`,
+  });
+}
+
+/**
+ * <fundraising-event> on a partner page (`/event?…`): `attributes` are the element's own
+ * (event-id, limit, per-page, page-url, images, lang...), `lang` the page's, and with `card` a
+ * campaign card beside it (its script tag too).
+ */
+export function eventPage({ companionUrl, baseUrl, appId }, { attributes = {}, lang = "en", card = false, far = false }) {
+  baseUrl = attributes["base-url"] ?? baseUrl;
+  delete attributes["base-url"];
+  const companion = new URL(companionUrl).origin;
+  const own = Object.entries({ "event-id": "1001", ...attributes })
+    .map(([name, value]) => (value === "" ? ` ${name}` : ` ${name}="${attr(value)}"`)).join("");
+  const cardElement = card
+    ? `\n    <fundraising-campaign short-name="demo-campaign" app-id="${attr(appId)}" base-url="${attr(baseUrl)}"></fundraising-campaign>`
+    : "";
+  return htmlPage({
+    lang,
+    title: "Riverside Runners: the Demo City Marathon",
+    head: moduleTag(companion, "event-widget.js") + (card ? moduleTag(companion, "widget.js") : ""),
+    main: `    <h1>Riverside Runners at the marathon</h1>${far ? '\n    <p class="intro">Our story, at length: the runners are far below.</p>' : ""}
+    <p>Our runners, and what they raised:</p>${cardElement}
+    <fundraising-event app-id="${attr(appId)}" base-url="${attr(baseUrl)}"${own}></fundraising-event>`,
+  });
 }
 
 /**
  * The partner's thank-you page, where the donation site sends the donor back with
- * `?donation=<reference>`: one module script tag and <fundraising-donation>, nothing else.
+ * `?donation=<reference>`: one module script tag and <fundraising-donation>, nothing else (and
+ * the analytics recipe with `analytics`).
  */
-export function thanksPage({ companionUrl, baseUrl, appId }) {
+export function thanksPage({ companionUrl, baseUrl, appId }, { analytics = false } = {}) {
   const companion = new URL(companionUrl).origin;
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Riverside Runners: thank you</title>
-  <link rel="stylesheet" href="/partner.css">
-  <script type="module" src="${attr(companion)}/donation-return.js"></script>
-</head>
-<body>
-  <main>
-    <h1>Thank you for supporting Riverside Runners</h1>
+  return htmlPage({
+    title: "Riverside Runners: thank you",
+    head: analyticsTag(analytics) + moduleTag(companion, "donation-return.js"),
+    main: `    <h1>Thank you for supporting Riverside Runners</h1>
     <fundraising-donation reference-param="donation" app-id="${attr(appId)}"
-                          base-url="${attr(baseUrl)}"></fundraising-donation>
-  </main>
-</body>
-</html>
-`;
+                          base-url="${attr(baseUrl)}"></fundraising-donation>`,
+  });
 }
 
 /**
@@ -236,11 +301,23 @@ export function cspWithoutWasm(env) {
 }
 
 /**
+ * The analytics recipe of docs/widgets.md, as written there: the JavaScript block that begins
+ * with `// analytics.js`.
+ */
+export function analyticsRecipe() {
+  const docs = readFileSync(new URL("../docs/widgets.md", import.meta.url), "utf8");
+  const block = /```js\n(\/\/ analytics\.js[\s\S]*?)```/.exec(docs);
+  if (!block) throw new Error("docs/widgets.md has no ```js block beginning with // analytics.js");
+  return block[1];
+}
+
+/**
  * Starts the partner site (the pages above); resolves with `{origin, csp, reports, close()}`.
  * `reports` fills with the bodies Chromium posts to /csp-report.
  */
 export async function startPartnerSite(env) {
   const csp = partnerCsp(env);
+  let origin;
   const pages = new Map();
   const reports = [];
   const server = createServer((request, response) => {
@@ -263,7 +340,34 @@ export async function startPartnerSite(env) {
       return;
     }
     const common = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
-    if (pages.has(path)) {
+    const query = new URL(request.url, "http://partner.invalid").searchParams;
+    const html = (body, policy = csp) => {
+      response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": policy });
+      response.end(request.method === "HEAD" ? undefined : body);
+    };
+    if (path === "/card") {
+      html(cardPage(env, {
+        partnerOrigin: origin,
+        campaign: query.get("campaign") ?? undefined,
+        lang: query.get("lang") ?? undefined,
+        carry: query.get("carry"),
+        analytics: query.has("analytics"),
+      }));
+    } else if (path === "/event") {
+      const attributes = {};
+      for (const name of ["event-id", "limit", "per-page", "page-url", "images", "lang", "theme", "loading", "base-url"]) {
+        if (query.has(name)) attributes[name] = query.get(name);
+      }
+      // Another base-url (the test helper's fault proxy) is the resource API of this page's CSP.
+      const policyEnv = { ...env, baseUrl: attributes["base-url"] ?? env.baseUrl };
+      html(eventPage(env, { attributes, lang: query.get("page-lang") ?? undefined, card: query.has("card"), far: query.has("far") }),
+        partnerCsp(policyEnv, { images: query.has("images") ? IMAGE_ORIGIN : null }));
+    } else if (path === "/thanks" && query.has("analytics")) {
+      html(thanksPage(env, { analytics: true }));
+    } else if (path === "/analytics.js") {
+      response.writeHead(200, { ...common, "Content-Type": "text/javascript; charset=utf-8" });
+      response.end(request.method === "HEAD" ? undefined : analyticsRecipe());
+    } else if (pages.has(path)) {
       response.writeHead(200, { ...common, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp });
       response.end(request.method === "HEAD" ? undefined : pages.get(path));
     } else if (path === "/old-browser" || path === "/old-browser-thanks") {
@@ -297,7 +401,7 @@ export async function startPartnerSite(env) {
     server.listen(0, "127.0.0.1", resolve);
   });
   const { port } = server.address();
-  const origin = `http://127.0.0.1:${port}`;
+  origin = `http://127.0.0.1:${port}`;
   pages.set("/", partnerPage(env, { partnerOrigin: origin }));
   pages.set("/thanks", thanksPage(env));
   pages.set("/far", partnerPage(env, { far: true }));

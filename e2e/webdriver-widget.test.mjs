@@ -1,12 +1,12 @@
-// The <fundraising-campaign> widget on a partner's page of another origin, under the strict
-// Content-Security-Policy a partner needs (e2e/partner-site.mjs), in Firefox and WebKit
-// (e2e/webdriver.mjs) against the real companion and sandbox.
+// The <fundraising-campaign> widget (and <fundraising-event> beside it) on a partner's page of
+// another origin, under the strict Content-Security-Policy a partner needs (e2e/partner-site.mjs),
+// in Firefox and WebKit (e2e/webdriver.mjs) against the real companion and sandbox.
 import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import { addErrorCards, money, rawCampaign, servers } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
 import { builtAssets } from "./widget-assets.mjs";
-import { forEachEngine, inPage, waitForElement, waitUntil } from "./webdriver.mjs";
+import { deepRead, forEachEngine, inPage, waitForElement, waitUntil } from "./webdriver.mjs";
 
 const env = servers();
 
@@ -66,6 +66,32 @@ forEachEngine("the widget on a partner page", (it) => {
     });
     await waitUntil(() => partner.reports.length > reportsBefore, { message: "the inline script's violation report" });
     assert.match(partner.reports.slice(reportsBefore).join("\n"), /script-src/);
+  });
+
+  it("<fundraising-event> ranks event 1001's first 100 fundraisers from the light build; an ended campaign's card has no Donate link", async ({ driver }) => {
+    const answer = await (await fetch(`${env.baseUrl}/${env.appId}/v1/event/1001/pages?page=1&pagesize=100`)).json();
+    const sorted = [...answer.fundraisingPages].sort((a, b) => b.raisedAmount - a.raisedAmount);
+    const expected = sorted.map((page) => [sorted.findIndex((o) => o.raisedAmount === page.raisedAmount) + 1, page.pageId]);
+    const reportsBefore = partner.reports.length;
+    await driver.get(`${partner.origin}/event?limit=100&card`);
+    const note = await waitForElement(driver, ["fundraising-event", "[part=note]"]);
+    assert.equal(note.text, "Only the first 100 of 250 fundraising pages are ranked.");
+    await waitForElement(driver, ["fundraising-campaign", "[role=progressbar]"]);
+    const shown = await inPage(driver, () => ({
+      ranked: [...document.querySelector("fundraising-event").shadowRoot.querySelectorAll("[part=fundraiser]")]
+        .map((li) => [li.value, Number(li.dataset.pageId)]),
+      wasm: performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((path) => path.endsWith(".wasm")),
+    }));
+    assert.deepEqual(shown.ranked, expected.slice(0, 10));
+    // One build for the page's two elements: the light build.
+    const { light } = await builtAssets();
+    assert.deepEqual(shown.wasm, [`/pkg/${light.wasm}`]);
+
+    await driver.get(`${partner.origin}/card?campaign=demo-campaign-ended`);
+    const dates = await waitForElement(driver, ["fundraising-campaign", "[part=dates]"]);
+    assert.match(dates.text, /^Ended on /);
+    assert.equal(await deepRead(driver, "fundraising-campaign", "[part=donate]"), null);
+    assert.deepEqual(partner.reports.slice(reportsBefore), [], "CSP violation reports");
   });
 
   it("an unknown campaign and a missing attribute show the widget's error state", async ({ driver }) => {

@@ -1,12 +1,15 @@
 // What a partner page's visitor pays for the widget, counted with Chromium's CDP Network
 // events: a card far below the fold fetches nothing of the package until it is scrolled to
 // (loading="eager" opts out); the wasm then crosses the network as the build's brotli file,
-// cached as immutable; a second visit fetches none of it from the network.
+// cached as immutable; a page with a card pays the widgets' build, a page with the event element
+// the light build (and only it, with a card beside); a second visit fetches none of it from the
+// network.
 import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import { browserTests, consoleErrors, servers } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
 import { builtAssets, pkgSize, recordNetwork } from "./widget-assets.mjs";
+import { PAGES } from "../scripts/page-size.mjs";
 
 const env = servers();
 const it = browserTests({ timeout: 90_000 });
@@ -75,9 +78,61 @@ it("a page with one campaign card fetches the widgets' build only, and the bytes
   assert.ok(paid > 0 && paid <= served, `${paid} B paid for ${served} B of brotli files`);
   // The widgets' budget (gzip -9, summed per file) holds for what a visitor pays.
   assert.ok(paid <= 40 * 1024, `the card cost ${paid} B of the package`);
+  // The element's own scripts are those make bench counts for this page (scripts/page-size.mjs).
+  const companion = new URL(env.companionUrl).origin;
+  const scripts = net.requests.filter((r) => r.url.startsWith(`${companion}/`) && !new URL(r.url).pathname.startsWith("/pkg/"))
+    .map((r) => new URL(r.url).pathname).sort();
+  assert.deepEqual(scripts, PAGES.find((p) => p.name === "card").scripts.map((name) => `/${name}`).sort());
   console.log(`one campaign card: ${pkg.length} files of the widgets' build, ${paid} B over the network`);
   problems.check();
   await net.detach();
+});
+
+it("a page with <fundraising-event> fetches the light build only, within 50 KB; with a card beside it, still that build alone", async ({ page }) => {
+  const { light } = await builtAssets();
+  const problems = consoleErrors(page);
+  const companion = new URL(env.companionUrl).origin;
+  const visit = async (path, ready) => {
+    const net = await recordNetwork(page);
+    await page.goto(`${partner.origin}${path}`);
+    for (const selector of ready) await page.locator(selector).waitFor();
+    await page.waitForLoadState("networkidle");
+    await net.detach();
+    return net.requests.map((r) => ({ ...r, path: new URL(r.url).pathname }));
+  };
+  // Far below the fold it loads nothing, as the card does, until the visitor scrolls to it.
+  const far = await recordNetwork(page);
+  await page.goto(`${partner.origin}/event?limit=100&far`);
+  await page.waitForLoadState("networkidle");
+  assert.equal(await page.locator("fundraising-event [part=loading]").count(), 1);
+  assert.deepEqual(far.requests.filter((r) => isPackage(r.url) || r.url.startsWith(env.baseUrl)).map((r) => r.url), []);
+  await far.detach();
+
+  const requests = await visit("/event?limit=100", ["fundraising-event [part=fundraiser] >> nth=0"]);
+  const pkg = requests.filter((r) => isPackage(r.url));
+  for (const r of pkg) assert.ok(r.path.startsWith("/pkg/light/"), `${r.path} is not the light build`);
+  assert.ok(pkg.some((r) => r.path === `/pkg/${light.wasm}`));
+  assert.ok(pkg.some((r) => r.path === `/pkg/${light.js}`));
+  for (const r of pkg) {
+    assert.equal(r.encoding, "br", r.path);
+    assert.equal(r.cacheControl, IMMUTABLE, r.path);
+  }
+  const paid = pkg.reduce((sum, r) => sum + r.bodyBytes, 0);
+  assert.ok(paid > 0 && paid <= 50 * 1024, `the event element cost ${paid} B of the package`);
+  // The element's own modules, from the companion, and nothing else of it.
+  const scripts = requests.filter((r) => r.url.startsWith(`${companion}/`) && !r.path.startsWith("/pkg/")).map((r) => r.path).sort();
+  // The files make bench counts for this page (scripts/page-size.mjs) are those a browser fetches.
+  assert.deepEqual(scripts, PAGES.find((p) => p.name === "event").scripts.map((name) => `/${name}`).sort());
+  console.log(`<fundraising-event>: ${pkg.length} files of the light build, ${paid} B over the network`);
+
+  // A card beside the event: both use the light build (from the cache now), the widgets' build is never asked for.
+  const both = await visit("/event?card&limit=100", ["fundraising-event [part=fundraiser] >> nth=0", "fundraising-campaign [role=progressbar]"]);
+  const paths = both.filter((r) => isPackage(r.url)).map((r) => r.path);
+  assert.ok(paths.includes(`/pkg/${light.wasm}`), JSON.stringify(paths));
+  assert.deepEqual(paths.filter((p) => !p.startsWith("/pkg/light/")), []);
+  // Cached as the card's build is: the second page took the light build from the cache.
+  assert.deepEqual(both.filter((r) => isPackage(r.url) && !r.fromCache).map((r) => r.path), []);
+  problems.check();
 });
 
 it("a second visit fetches 0 bytes of wasm from the network", async ({ page, context }) => {

@@ -122,7 +122,7 @@ it("the card speaks the page's language: English and Welsh texts, amounts, numbe
   assert.equal(english.valueText, `${money("en", raised)} raised of a ${money("en", raw.TargetAmount)} target (${percent("en")})`);
   assert.equal(english.figures.startsWith(`${money("en", raised)} raised of ${money("en", raw.TargetAmount)} (${percent("en")})`), true, english.figures);
   assert.equal(english.donations, `${new Intl.NumberFormat("en").format(count)} donations`);
-  assert.equal(english.dates, `${past ? "Ended" : "Ends"} ${date("en")}`);
+  assert.equal(english.dates, `${past ? "Ended on" : "Ends on"} ${date("en")}`);
   assert.equal(english.donate, "Donate");
 
   const problems = consoleErrors(page);
@@ -133,7 +133,7 @@ it("the card speaks the page's language: English and Welsh texts, amounts, numbe
   assert.equal(welsh.valueText, `${money("cy", raised)} wedi’i godi o darged o ${money("cy", raw.TargetAmount)} (${percent("cy")})`);
   assert.equal(welsh.raised, money("cy", raised));
   assert.equal(welsh.donations, `${new Intl.NumberFormat("cy").format(count)} o roddion`);
-  assert.equal(welsh.dates, `${past ? "Daeth i ben" : "Yn dod i ben"} ${date("cy")}`);
+  assert.equal(welsh.dates, `${past ? "Daeth i ben ar" : "Yn dod i ben ar"} ${date("cy")}`);
   assert.match(welsh.dates, /Ionawr|Chwefror|Mawrth|Ebrill|Mai|Mehefin|Gorffennaf|Awst|Medi|Hydref|Tachwedd|Rhagfyr/);
   assert.equal(welsh.donate, "Cyfrannu");
 
@@ -142,7 +142,7 @@ it("the card speaks the page's language: English and Welsh texts, amounts, numbe
   page.on("request", (r) => requests.push(r.url()));
   await page.evaluate(() => { document.documentElement.lang = "en-GB"; });
   await page.waitForFunction(() => document.querySelector("fundraising-campaign").shadowRoot.querySelector("[part=donate]").textContent === "Donate");
-  assert.equal((await read()).dates, `${past ? "Ended" : "Ends"} ${date("en-GB")}`);
+  assert.equal((await read()).dates, `${past ? "Ended on" : "Ends on"} ${date("en-GB")}`);
   // The element's own lang wins over the page's.
   await page.locator("fundraising-campaign").evaluate((node) => node.setAttribute("lang", "cy"));
   assert.equal((await read()).donate, "Cyfrannu");

@@ -47,7 +47,7 @@ it("renders the campaign with an accessible progress bar (test-artifacts/widget.
   // forbids inline script) and the config.js it imports are the only other scripts. The
   // partner page of embed.test.mjs has the one tag alone.
   assert.deepEqual(scripts.filter((s) => !s.startsWith("/pkg/")).sort(),
-    ["/config.js", "/widget-page.js", "/widget-text.js", "/widget-theme.js", "/widget.js"]);
+    ["/config.js", "/widget-element.js", "/widget-giving.js", "/widget-page.js", "/widget-text.js", "/widget-theme.js", "/widget.js"]);
   await keepScreenshot(page, "widget.png", { fullPage: true });
 });
 

@@ -5,16 +5,19 @@
 # (reused from e2e/node_modules, else into bench/work). The npm peers of the size table are
 # fetched into a temporary folder during the run.
 #
-#   scripts/bench.sh [SECTION ...]   sections: size client companion sandbox load faults fuzz (default all)
-#   BENCH_QUICK=1                    short loads and 10 s of fuzzing: a smoke run
+#   scripts/bench.sh [SECTION ...]   sections: size client companion sandbox load faults fuzz decode (default all)
+#   BENCH_QUICK=1                    short loads, 10 s of fuzzing, 20,000 differential answers: a smoke run
+#   DIFF_ANSWERS=N, DIFF_SEED=N      the decoding differential's answers (default 10^6) and seed
 #   FUZZ_SECONDS=N                   fuzzing time per target (default 300)
 #   BENCH_BEFORE_PKG_DIR=DIR         another build's pkg/ (say, of the commit before): its sizes and
 #                                    its decoding, measured beside this build's in the same run
+#   BENCH_BEFORE_COMPANION=FILE      another build's fundraising-companion (release): its code
+#                                    exchange and refresh throughput beside this build's, same run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(size client companion sandbox load faults fuzz)
+[ ${#sections[@]} -eq 0 ] && sections=(size client companion sandbox load faults fuzz decode)
 wants() { for s in "${sections[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 say() { echo "==> $*" >&2; }
 
@@ -65,7 +68,7 @@ if wants companion || wants sandbox || wants load || wants faults || wants clien
   say "cargo build --release -p fundraising-sandbox -p fundraising-companion"
   cargo build -q --release -p fundraising-sandbox -p fundraising-companion
 fi
-if wants size || wants client; then
+if wants size || wants client || wants decode; then
   say "building the npm package (pkg/)"
   scripts/ensure-tools.sh wasm
   scripts/build-pkg.sh

@@ -133,9 +133,9 @@ node scripts/package-meta.mjs "$out"
 node scripts/hash-assets.mjs "$out" "$name" . light widgets
 
 # The folder a partner hosts to offer the widgets (docs/widgets.md): the element scripts and the
-# build they load, hashed and compressed, nothing else. WIDGETS_BUILD names that build (a key
-# of pkg/assets.js).
-node scripts/build-widgets.mjs "$out" "${WIDGETS_OUT:-dist/widgets}" "${WIDGETS_BUILD:-widgets}"
+# builds they load (the widgets' build; the light build for <fundraising-event>), hashed and
+# compressed, nothing else. WIDGETS_BUILDS names those builds (keys of pkg/assets.js, comma-separated).
+node scripts/build-widgets.mjs "$out" "${WIDGETS_OUT:-dist/widgets}" "${WIDGETS_BUILDS:-widgets,light}"
 
 # Each build's size as a browser fetches it (scripts/build-size.mjs, which bench/sec_size.py
 # runs too): every file gzip -9 on its own, summed; brotli beside it.

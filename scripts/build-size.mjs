@@ -34,12 +34,12 @@ export function buildFiles(folder) {
 }
 
 /** `gzip -9` (GNU gzip, the measure the budgets name) of a file's bytes. */
-const gzip = (bytes) => {
+export const gzip = (bytes) => {
   const out = spawnSync("gzip", ["-9", "-c"], { input: bytes, maxBuffer: 1 << 26 });
   if (out.status !== 0) throw new Error(`gzip failed: ${out.stderr}`);
   return out.stdout.length;
 };
-const brotli = (bytes, wasm) =>
+export const brotli = (bytes, wasm) =>
   brotliCompressSync(bytes, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,

@@ -1,14 +1,15 @@
 // Writes the folder a partner hosts to offer the widgets, and nothing else: the element scripts
-// (widget.js, donation-return.js and the modules they import), pkg/assets.js naming one build
-// of the package, that build's content-hashed glue, snippets and wasm with the engine check
-// the glue imports when init() fails, and a brotli and a gzip copy of each of them. No demo
-// page, no npm package files. docs/widgets.md says how to serve it.
+// (widget.js, donation-return.js, event-widget.js and the modules they import), pkg/assets.js
+// naming the builds of the package they load, each build's content-hashed glue, snippets and
+// wasm with the engine check the glue imports when init() fails, and a brotli and a gzip copy of
+// each of them. No demo page, no npm package files. docs/widgets.md says how to serve it.
 //
-//   node scripts/build-widgets.mjs <pkg dir> <out dir> [build]
+//   node scripts/build-widgets.mjs <pkg dir> <out dir> [builds]
 //
-// `build` is the package build the widgets load (default `widgets`, pkg/widgets/): the key of
-// pkg/assets.js, whose hashed copies scripts/hash-assets.mjs wrote. The folder's assets.js
-// names that build alone, under the same key, so widget.js loads it as it loads it from pkg/.
+// `builds` are the package builds the elements load, comma-separated (default `widgets,light`:
+// pkg/widgets/ for the card and the thank-you, pkg/light/ for <fundraising-event>): keys of
+// pkg/assets.js, whose hashed copies scripts/hash-assets.mjs wrote. The folder's assets.js names
+// those builds alone, under the same keys, so widget.js loads them as it loads them from pkg/.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -16,18 +17,20 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { relativeReferences } from "./js-modules.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const [pkgDir, out, build = "widgets"] = process.argv.slice(2);
+const [pkgDir, out, buildList = "widgets,light"] = process.argv.slice(2);
 if (!pkgDir || !out) {
-  console.error("usage: node scripts/build-widgets.mjs <pkg dir> <out dir> [build]");
+  console.error("usage: node scripts/build-widgets.mjs <pkg dir> <out dir> [builds]");
   process.exit(2);
 }
-const ELEMENTS = ["widget.js", "donation-return.js"];
+const ELEMENTS = ["widget.js", "donation-return.js", "event-widget.js"];
 
 const builds = await import(pathToFileURL(join(pkgDir, "assets.js")).href);
-const chosen = builds[build];
-if (!chosen) {
-  console.error(`error: build-widgets: pkg/assets.js names no build "${build}" (it has ${Object.keys(builds)})`);
-  process.exit(1);
+const names = buildList.split(",").filter(Boolean);
+for (const build of names) {
+  if (!builds[build]) {
+    console.error(`error: build-widgets: pkg/assets.js names no build "${build}" (it has ${Object.keys(builds)})`);
+    process.exit(1);
+  }
 }
 
 /** Relative modules a script loads: static and dynamic imports, re-exports (read through its
@@ -64,15 +67,18 @@ const inPkg = (file) => file.startsWith("pkg/");
 for (const file of closure(join(root, "www"), ELEMENTS, inPkg).filter((f) => !inPkg(f))) {
   put(file, readFileSync(join(root, "www", file)));
 }
-// The chosen build: its hashed glue with every module the glue loads, and its hashed wasm.
-for (const file of [...closure(pkgDir, [chosen.js]), chosen.wasm]) {
-  put(posix.join("pkg", file), readFileSync(join(pkgDir, file)));
+// The chosen builds: each one's hashed glue with every module the glue loads, and its hashed wasm.
+for (const build of names) {
+  const chosen = builds[build];
+  for (const file of [...closure(pkgDir, [chosen.js]), chosen.wasm]) {
+    put(posix.join("pkg", file), readFileSync(join(pkgDir, file)));
+  }
 }
 put(
   "pkg/assets.js",
-  "// The content-hashed copies of the package build the widgets load (paths relative to this\n" +
+  "// The content-hashed copies of the package builds the widgets load (paths relative to this\n" +
     "// file), written by scripts/build-widgets.mjs.\n" +
-    `export const ${build} = { js: ${JSON.stringify(chosen.js)}, wasm: ${JSON.stringify(chosen.wasm)} };\n`,
+    names.map((build) => `export const ${build} = { js: ${JSON.stringify(builds[build].js)}, wasm: ${JSON.stringify(builds[build].wasm)} };\n`).join(""),
 );
 
 // Brotli (best quality) and gzip -9 copies where they are smaller; the build's own copies when
@@ -92,4 +98,4 @@ for (const path of [...written]) {
     if (data.length < bytes.length) writeFileSync(join(out, `${path}.${ext}`), data);
   }
 }
-console.log(`build-widgets: ${out}: ${written.length} files (the ${build} build) with .br and .gz copies`);
+console.log(`build-widgets: ${out}: ${written.length} files (builds: ${names.join(", ")}) with .br and .gz copies`);

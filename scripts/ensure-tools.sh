@@ -6,15 +6,18 @@
 #   Firefox ESR with geckodriver from crates.io, and WebKitGTK's MiniBrowser with
 #   WebKitWebDriver, run under Xvfb), the end-to-end test's npm packages, and Debian's
 #   redis-server (the companion's --redis-url tests start one on a free port), and the
-#   certified OpenID peers of the interop tests (npm, locked in interop/), and Debian's nginx
-#   and openssl for the deployment test (`deploy`).
-# Usage: scripts/ensure-tools.sh [wasm] [browser] [engines] [e2e] [redis] [interop] [deploy]
+#   certified OpenID peers of the interop tests (npm, locked in interop/), Debian's nginx
+#   and openssl for the deployment test (`deploy`), the musl target and Debian's musl-tools
+#   for the servers' static binaries that npm ships (`musl`), and trunk from crates.io for the
+#   Leptos dev loop (`trunk`: built from source, and run with --offline so that it never
+#   downloads a tool).
+# Usage: scripts/ensure-tools.sh [wasm] [browser] [engines] [e2e] [redis] [interop] [deploy] [musl] [trunk]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want() { for w in "${WANTS[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 WANTS=("$@")
-[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser engines e2e redis interop deploy)
+[ ${#WANTS[@]} -eq 0 ] && WANTS=(wasm browser engines e2e redis interop deploy musl trunk)
 
 apt_updated=0
 apt_install() {
@@ -103,6 +106,25 @@ if want deploy; then
   [ -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || missing+=(libnginx-mod-http-brotli-static)
   command -v openssl >/dev/null || missing+=(openssl)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+fi
+
+if want musl; then
+  # Static Linux binaries of the servers (scripts/release-servers.sh): Rust's musl target, and
+  # musl-gcc for the C the servers' crates build (SQLite, ring).
+  if ! rustup target list --installed | grep -qx x86_64-unknown-linux-musl; then
+    echo "==> rustup target add x86_64-unknown-linux-musl" >&2
+    rustup target add x86_64-unknown-linux-musl
+  fi
+  command -v musl-gcc >/dev/null || apt_install musl-tools
+fi
+
+if want trunk; then
+  # The Leptos example's dev server. 0.21 is the newest line that builds with Rust 1.95.
+  trunk_version=0.21.14
+  if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$trunk_version" ]; then
+    echo "==> cargo install trunk $trunk_version (several minutes, once)" >&2
+    cargo install trunk --version "$trunk_version" --locked --force
+  fi
 fi
 
 if want e2e; then

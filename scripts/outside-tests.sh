@@ -2,13 +2,20 @@
 # The users' journeys from the published pieces alone, in a scratch folder outside the
 # workspace, exactly as the docs tell them:
 #   - the crates as `cargo package` makes them (unpacked: what crates.io would hand out), with
-#     the servers installed from them by `cargo install --path`;
+#     the servers installed from them by `cargo install --path`, as static (musl) release
+#     binaries, built once and used by every journey below;
+#   - those binaries as npm packages (scripts/release-servers.sh): the launchers
+#     `fundraising-sandbox` and `fundraising-companion` and their linux-x64 packages, packed;
 #   - the npm package as `npm pack` makes it (from pkg/, which `make pkg` builds);
-#   - examples/vite (strict TypeScript) on the packed npm package, signing in through a
-#     companion, under `fundraising-sandbox exec`;
+#   - with Node and no Rust toolchain (a PATH and HOME without cargo, rustc or ~/.cargo):
+#     examples/vite (strict TypeScript) on the packed npm packages, signing in through a
+#     companion, under `npx fundraising-sandbox exec`, which passes its command's status on; the
+#     launchers where no binary fits; the widgets' npm package served as a CDN serves it, on a
+#     partner's page; docs/local-development.md's Vite dev loop, signing in through the dev
+#     server and surviving a reload;
 #   - the Rust quick start of the README with the set-up of docs/rust.md, checked for wasm32;
 #   - the Leptos example on the packaged crates, its wasm-bindgen-test suite under
-#     `fundraising-sandbox exec`;
+#     `fundraising-sandbox exec`, and its `trunk serve` dev loop signing in;
 #   - docs/deploy.md's nginx and companion set-up over TLS (tests/deploy), signing in through
 #     it in Chromium, and docs/widgets.md's nginx hosting of dist/widgets.
 # The packaged crates stand in for crates.io through `[patch.crates-io]` (they are not
@@ -44,38 +51,93 @@ patch() { # crate...: the [patch.crates-io] lines for these crates
 }
 client_crates=(fundraising-client fundraising-core fundraising-core-derive)
 
-step "cargo install fundraising-sandbox and fundraising-companion from the packaged crates"
-# A target folder of its own that later runs reuse; --debug keeps it quick, with the
-# workspace's optimised RSA and SHA-2 so that the sandbox makes its key in time.
+step "the servers: cargo install from the packaged crates, static for x86_64-unknown-linux-musl, and their npm packages"
+# What a Rust user's `cargo install` builds, for the target npm ships: the release build, once
+# (a target folder of its own that later runs reuse), used by every journey below.
 # (cargo install --path reads the configuration of the folders above the crate.)
 mkdir -p "$scratch/crates/.cargo"
 patch fundraising-core fundraising-core-derive fundraising-serve >"$scratch/crates/.cargo/config.toml"
-for crate in fundraising-sandbox fundraising-companion; do
-  (cd "$scratch/crates" && CARGO_TARGET_DIR="$root/target/outside" cargo install -q --debug \
-    --config 'profile.dev.package.rsa.opt-level=3' --config 'profile.dev.package.num-bigint-dig.opt-level=3' \
-    --config 'profile.dev.package.sha2.opt-level=3' \
-    --path "$scratch/crates/$crate-$version" --root "$scratch/bin")
+CARGO_TARGET_DIR="$root/target/outside" scripts/release-servers.sh --crates "$scratch/crates" \
+  --out "$scratch/release" x86_64-unknown-linux-musl
+servers="$scratch/release/x86_64-unknown-linux-musl/bin"
+for server in fundraising-sandbox fundraising-companion; do
+  # Static: no program interpreter and no shared library needed (runs on glibc and musl alike).
+  if readelf -lW "$servers/$server" | grep -q INTERP || readelf -dW "$servers/$server" | grep -q NEEDED; then
+    echo "error: $server is not statically linked" >&2
+    exit 1
+  fi
 done
-export PATH="$scratch/bin/bin:$PATH"
-[ "$(fundraising-companion --version)" = "fundraising-companion $version" ] \
-  || { echo "error: the companion reports $(fundraising-companion --version), not $version" >&2; exit 1; }
+mkdir -p "$scratch/npm"
+for dir in "$scratch"/release/npm/fundraising-* "$scratch"/release/npm/@fundraising/*; do
+  (cd "$dir" && npm pack --silent --pack-destination "$scratch/npm" >/dev/null)
+done
+ls -l "$scratch/npm"
+[ "$("$servers/fundraising-companion" --version)" = "fundraising-companion $version" ] \
+  || { echo "error: the companion reports $("$servers/fundraising-companion" --version), not $version" >&2; exit 1; }
 [ "$(node -p "require('$root/pkg/package.json').version")" = "$version" ] \
   || { echo "error: the npm package's version is not the crates' $version" >&2; exit 1; }
 
-step "examples/vite on the packed npm package, under fundraising-sandbox exec"
+# A web developer's machine: Node and no Rust. PATH and HOME hold no cargo, rustc or ~/.cargo.
+norust() {
+  env -i PATH=/usr/bin:/bin HOME="$scratch/home" npm_config_cache="${npm_config_cache:-$HOME/.npm}" \
+    CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}" TMPDIR="${TMPDIR:-/tmp}" "$@"
+}
+mkdir -p "$scratch/home"
+if norust sh -c 'command -v cargo || command -v rustc || [ -e "$HOME/.cargo" ]'; then
+  echo "error: the environment without Rust still finds cargo or rustc" >&2
+  exit 1
+fi
+
+step "examples/vite on the packed npm packages, under npx fundraising-sandbox exec, with no Rust toolchain"
 mkdir -p "$scratch/vite"
 (cd examples/vite && tar -cf - --exclude=node_modules --exclude=dist .) | tar -xf - -C "$scratch/vite"
 (
   cd "$scratch/vite"
-  npm pkg set "dependencies.fundraising-client=file:../$tarball"
-  npm install --no-audit --no-fund --loglevel=error
-  fundraising-sandbox exec --config sandbox.toml --companion --companion-arg=--static-dir=dist -- npm test
+  # What docs/local-development.md installs: the package, and the servers from npm (their
+  # platform packages are not published yet: the packed ones stand in for the registry's).
+  norust npm pkg set "dependencies.fundraising-client=file:../$tarball"
+  for pack in "$scratch"/npm/fundraising-sandbox*.tgz "$scratch"/npm/fundraising-companion*.tgz; do
+    name=$(tar -xOzf "$pack" package/package.json | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).name')
+    norust npm pkg set "devDependencies.$name=file:$pack"
+  done
+  norust npm install --no-audit --no-fund --loglevel=error
+  norust npx fundraising-sandbox exec --config sandbox.toml --companion --companion-arg=--static-dir=dist -- npm test
+  # exec passes its command's status on, through the launcher.
+  status=0
+  norust npx fundraising-sandbox exec --companion -- node -e 'process.exit(3)' || status=$?
+  [ "$status" = 3 ] || { echo "error: exec through the npm launcher exited $status, not its command's 3" >&2; exit 1; }
+)
+norust env LAUNCHER_PACKS="$scratch/npm" node --test tests/outside/launcher.test.mjs
+
+step "the widgets from npm: fundraising-widgets packed, served as a CDN serves it, on a partner's page under the documented CSP"
+node scripts/widgets-package.mjs "$scratch/release/npm" >/dev/null
+widgets_pack=$(cd "$scratch/release/npm/fundraising-widgets" && npm pack --silent --pack-destination "$scratch/npm")
+(
+  cd "$scratch/vite"
+  norust env WIDGETS_PACK="$scratch/npm/$widgets_pack" DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" \
+    npx fundraising-sandbox exec -- node --test "$root/tests/outside/widgets-cdn.test.mjs"
 )
 
-step "the README's Rust quick start with docs/rust.md's set-up, for wasm32"
+step "docs/local-development.md from an empty folder, with no Rust toolchain: the Vite dev loop signs in, reloads, hot-reloads"
+mkdir -p "$scratch/journey"
+cp "$scratch/$tarball" "$scratch/npm/"
+norust env PACKS="$scratch/npm" node tests/outside/local-development.mjs "$scratch/journey"
+norust env DEV_VITE_DIR="$scratch/journey/my-app" DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" \
+  node --test tests/outside/dev-loop.test.mjs
+# The journeys with Rust below take the servers from npm too.
+export PATH="$scratch/vite/node_modules/.bin:$PATH"
+
+step "the README's Rust quick start and docs/rust.md's first browser test, with its set-up, in an empty folder"
 node tests/outside/quickstart.mjs "$scratch/quickstart"
 patch "${client_crates[@]}" >>"$scratch/quickstart/Cargo.toml"
-(cd "$scratch/quickstart" && CARGO_TARGET_DIR="$root/target/leptos-example" cargo check -q --target wasm32-unknown-unknown)
+(
+  cd "$scratch/quickstart"
+  CARGO_TARGET_DIR="$root/target/leptos-example" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
+    fundraising-sandbox exec --companion -- cargo test 2>&1 | tee "$scratch/quickstart.log"
+)
+# Zero tests run is a failure: the set-up must reach the browser.
+passed=$(sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$scratch/quickstart.log" | awk '{ n += $1 } END { print n + 0 }')
+[ "$passed" -ge 1 ] || { echo "error: docs/rust.md's set-up ran no test in a browser" >&2; exit 1; }
 
 step "examples/leptos on the packaged crates: its wasm-bindgen-test suite under fundraising-sandbox exec"
 mkdir -p "$scratch/leptos"
@@ -89,6 +151,10 @@ patch "${client_crates[@]}" >>"$scratch/leptos/Cargo.toml"
   CARGO_TARGET_DIR="$root/target/leptos-example" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
     fundraising-sandbox exec --companion -- cargo test
 )
+
+step "the Leptos example's dev loop on the packaged crates: trunk serve under exec signs in through its proxy, and a reload keeps the session"
+CARGO_TARGET_DIR="$root/target/leptos-example" DEV_LEPTOS_DIR="$scratch/leptos" \
+  DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" node --test tests/outside/dev-loop.test.mjs
 
 step "docs/deploy.md: the companion behind nginx over TLS, signing in through it; docs/widgets.md's static hosting"
 mkdir -p "$scratch/deploy"

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # `make test`: lint, every native test, the browser tests (in Chromium, Firefox and WebKit), the
 # Node test and the end-to-end tests (Playwright in Chromium; WebDriver in Firefox and WebKit),
-# then the package as published (npm and crates.io) and the docs' links, and the users' journeys
-# from the packed npm package and the packaged crates in a folder outside the workspace.
+# then the package as published (npm and crates.io), one version everywhere, the docs' links
+# and TypeScript snippets, and the users' journeys from the packed npm packages and the
+# packaged crates in a folder outside the workspace (the servers from npm with no Rust, the
+# widgets from a CDN, both dev loops).
 # Installs what is missing first (wasm32 target, wasm-bindgen CLI, wasm-opt, Chromium, Firefox
 # ESR and geckodriver, WebKitWebDriver and Xvfb, e2e npm packages, redis-server, the interop
-# tests' npm packages, nginx and openssl).
+# tests' npm packages, nginx and openssl, the musl target and musl-tools, trunk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "tools"
-scripts/ensure-tools.sh wasm browser engines e2e redis interop deploy
+scripts/ensure-tools.sh wasm browser engines e2e redis interop deploy musl trunk
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -51,6 +53,8 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -
 
 step "native tests"
 cargo test --workspace
+# The JS face's protocol tables against src/json/tape.js (the engine's are checked above).
+cargo test -q -p fundraising-client --features js --lib
 step "the companion's OTLP export (--features otlp) to a collector in the test"
 cargo test -p fundraising-companion --features otlp --test e2e -- spans_are_exported_over_otlp
 
@@ -61,6 +65,9 @@ cargo build -q -p fundraising-sandbox -p fundraising-companion
 step "build the npm package and the Leptos example"
 scripts/build-pkg.sh
 scripts/leptos-example.sh
+
+step "the package's decoding (Node) against core's: 10,000 generated answers, the fixtures and the fuzz corpora"
+cargo test -q --test decode_differential -- --ignored
 
 step "browser tests (every engine), Node and end-to-end tests against a sandbox and a companion"
 # Every suite runs even when one before it failed, so one run shows every failure; the run

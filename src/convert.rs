@@ -1,4 +1,4 @@
-//! Values that cross between JS and Rust, through serde: JS values in ([`from_js`], read by
+//! Values that cross between JS and Rust, through serde: JS values in ([`read_js`], read by
 //! core's tree reader over the JS value, whose errors never format a number: the package then
 //! carries no float formatting), Rust values out ([`to_js`], by serde-wasm-bindgen), and JSON
 //! text through the platform's `JSON`.
@@ -11,37 +11,18 @@ use crate::Error;
 
 /// The serializer of every value JS receives: `null` (not `undefined`) for absent values,
 /// plain objects for maps.
-#[cfg_attr(
-    not(any(feature = "events", feature = "signin", feature = "js")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(feature = "events", feature = "signin")), allow(dead_code))]
 pub(crate) const TO_JS: serde_wasm_bindgen::Serializer = serde_wasm_bindgen::Serializer::new()
     .serialize_missing_as_null(true)
     .serialize_maps_as_objects(true);
 
 /// A JS value (an argument, an options object, a parsed answer) as `T`, by core's tree reader;
 /// when it does not fit, the reader's error: where (a member, an index) and why.
-#[cfg_attr(not(any(feature = "signin", feature = "js")), allow(dead_code))]
+#[cfg_attr(not(feature = "signin"), allow(dead_code))]
 pub(crate) fn read_js<T: DeserializeOwned>(
     value: JsValue,
 ) -> Result<T, fundraising_core::json::DeError> {
     fundraising_core::json::from_node(&crate::json::Node::new(value))
-}
-
-/// A JS argument or option as `T`; `invalid_argument` naming the member at fault (or `what`,
-/// the argument itself) when it does not fit.
-#[cfg(feature = "js")]
-pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, Error> {
-    read_js(value).map_err(|e| invalid_input(what, &e))
-}
-
-/// `invalid_argument` naming the member at fault, out of line: one copy for every type
-/// [`from_js`] reads.
-#[cfg(feature = "js")]
-#[inline(never)]
-fn invalid_input(what: &str, error: &fundraising_core::json::DeError) -> Error {
-    let place = error.place();
-    Error::invalid(if place.is_empty() { what } else { place }, error.reason())
 }
 
 /// A Rust value as the plain JS object JS receives.

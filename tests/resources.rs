@@ -37,7 +37,8 @@ async fn campaign_has_every_field_of_the_seed() {
         "Every pound raised in this demo campaign goes (in the sandbox) to wells and filters."
     );
     assert_eq!(c.start_date.map(|d| d.millis), Some(BASE_MS - 120 * DAY_MS));
-    assert_eq!(c.end_date.map(|d| d.millis), Some(BASE_MS + 240 * DAY_MS));
+    // 31 December 2035: the demo campaign stays open for giving.
+    assert_eq!(c.end_date.map(|d| d.millis), Some(2_082_672_000_000));
     assert_eq!(c.branding_guid, None);
     assert_eq!(c.offline_amount, 250.0);
     assert_eq!(c.offline_amount_updated, None);

@@ -27,13 +27,13 @@
 //                  donor's message when the service shows it
 //   not-completed  Rejected, Cancelled or Refunded
 //   error          the wait timed out, a missing attribute, or any other failure
-// Events (bubbling, composed): fundraising-donation-settled (detail: the Donation, on a final
-// status) and fundraising-error (detail: the FundraisingError, or an Error for a missing
-// attribute).
+// Events (bubbling, composed): fundraising-donation-settled (on a final status; detail:
+// {status, amount, currency, reference, donation}: the final status, the amount as a number in
+// the donation's currency, and the Donation), fundraising-view (detail: {reference, state}, once,
+// when the element is first at least half in view with something on show) and fundraising-error
+// (detail: the FundraisingError, or an Error for a missing attribute).
 
-import {
-  AttributeDrivenElement, el, elementsPackage, missingAttributes, styleSheet, THEME, unsupportedError,
-} from "./widget.js";
+import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget-element.js";
 import { textAttributes, Words } from "./widget-text.js";
 
 const STYLE = `
@@ -76,13 +76,8 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: "open" });
-    try {
-      root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
-    } catch (error) {
-      // An old browser: the error state (unstyled) rather than an element that never renders.
-      this.#unsupported = unsupportedError(error);
-    }
+    const { root, unsupported } = this.attachStyledShadow(STYLE);
+    this.#unsupported = unsupported;
     // One live region for the element's whole life: screen readers announce changes inside a
     // region that already exists, not a region that is replaced.
     this.#status = el("div", { class: "status", role: "status", "aria-live": "polite", part: "status", "data-state": "idle" });
@@ -142,7 +137,18 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
       const donation = await client.waitForDonation(reference, options);
       if (signal.aborted) return;
       this.#show({ state: donation.status === "Accepted" ? "confirmed" : "not-completed", donation });
-      this.dispatchEvent(new CustomEvent("fundraising-donation-settled", { detail: donation, bubbles: true, composed: true }));
+      const amount = Number(donation.amount);
+      this.dispatchEvent(new CustomEvent("fundraising-donation-settled", {
+        detail: {
+          status: donation.status,
+          amount: Number.isFinite(amount) ? amount : null,
+          currency: donation.currencyCode ?? null,
+          reference: donation.thirdPartyReference ?? reference,
+          donation,
+        },
+        bubbles: true,
+        composed: true,
+      }));
     } catch (error) {
       if (signal.aborted || error?.code === "aborted") return;
       if (error?.code === "timeout") {
@@ -175,7 +181,15 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
 
   #show(view) {
     this.#view = view;
-    this.refresh();
+    this.render();
+    this.shown();
+  }
+
+  /** What `fundraising-view` says: the reference and the state on show (nothing while idle). */
+  viewDetail() {
+    const { state } = this.#view;
+    if (state === "idle") return null;
+    return { reference: this.#view.reference ?? this.#view.donation?.thirdPartyReference ?? this.reference, state };
   }
 
   #referenceLine(words, reference) {

@@ -1,8 +1,8 @@
-// widget.html's own script, demo only: the sandbox address ({base_url}) is not fixed (tests use
-// free ports), so the page reads it from config/HOST_PORT.json, which the runner writes, and
-// adds the element; a partner writes the element with its attributes in the page instead. A
-// file rather than an inline script: the companion's Content-Security-Policy has no
-// 'unsafe-inline'.
+// The own script of widget.html and event.html, demo only: the sandbox address ({base_url}) is
+// not fixed (tests use free ports), so the page reads it from config/HOST_PORT.json, which the
+// runner writes, and adds the element (a card in #campaign-slot, the event's fundraisers in
+// #event-slot); a partner writes the element with its attributes in the page instead. A file
+// rather than an inline script: the companion's Content-Security-Policy has no 'unsafe-inline'.
 import { configFileName } from "./config.js";
 
 async function main() {
@@ -16,14 +16,18 @@ async function main() {
   } catch {
     // No file for this server: the default sandbox address.
   }
-  document.getElementById("widget-src").textContent = new URL("widget.js", location.href).href;
+  const slot = document.getElementById("campaign-slot") ?? document.getElementById("event-slot");
+  const script = slot.id === "campaign-slot" ? "widget.js" : "event-widget.js";
+  document.getElementById("widget-src").textContent = new URL(script, location.href).href;
   document.getElementById("widget-base").textContent = baseUrl;
-  const campaign = document.createElement("fundraising-campaign");
-  campaign.id = "campaign";
-  campaign.setAttribute("short-name", "demo-campaign");
-  campaign.setAttribute("app-id", appId);
-  campaign.setAttribute("base-url", baseUrl);
-  document.getElementById("campaign-slot").replaceWith(campaign);
+  const element = slot.id === "campaign-slot"
+    ? Object.assign(document.createElement("fundraising-campaign"), { id: "campaign" })
+    : Object.assign(document.createElement("fundraising-event"), { id: "event" });
+  if (slot.id === "campaign-slot") element.setAttribute("short-name", "demo-campaign");
+  else element.setAttribute("event-id", "1001");
+  element.setAttribute("app-id", appId);
+  element.setAttribute("base-url", baseUrl);
+  slot.replaceWith(element);
 }
 
 main();

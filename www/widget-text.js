@@ -1,4 +1,5 @@
-// The words, numbers, amounts and dates of <fundraising-campaign> and <fundraising-donation>.
+// The words, numbers, amounts and dates of the elements: the texts of <fundraising-campaign> and
+// <fundraising-donation> (TEXTS below; <fundraising-event> has its own table, event-text.js).
 //
 // Language: the nearest `lang` attribute (the element's own, else an ancestor's, usually the
 // page's <html lang>), else the browser's language. It sets the locale of every number, amount
@@ -27,8 +28,10 @@ export const TEXTS = {
     progress: "{raised} raised of a {target} target ({percent})",
     raised: "{raised} raised of {target} ({percent})",
     donations: { one: "{count} donation", other: "{count} donations" },
-    ends: "Ends {date}",
-    ended: "Ended {date}",
+    ends: "Ends on {date}",
+    ended: "Ended on {date}",
+    opens: "Opens on {date}",
+    closed: "This campaign is not taking donations.",
     donate: "Donate",
     // <fundraising-donation>
     waiting: "Waiting for your donation to be confirmed…",
@@ -59,8 +62,10 @@ export const TEXTS = {
     progress: "{raised} wedi’i godi o darged o {target} ({percent})",
     raised: "{raised} wedi’i godi o {target} ({percent})",
     donations: { one: "{count} rhodd", other: "{count} o roddion" },
-    ends: "Yn dod i ben {date}",
-    ended: "Daeth i ben {date}",
+    ends: "Yn dod i ben ar {date}",
+    ended: "Daeth i ben ar {date}",
+    opens: "Yn agor ar {date}",
+    closed: "Nid yw’r ymgyrch hon yn derbyn rhoddion.",
     donate: "Cyfrannu",
     waiting: "Yn aros i’ch rhodd gael ei chadarnhau…",
     pending: "Mae eich rhodd yn cael ei phrosesu…",
@@ -91,12 +96,12 @@ const MONTHS = {
 };
 
 /**
- * The `text-*` attributes for `keys`, with the plural forms of the plural texts: an element
- * lists them in its observedAttributes, so a change shows at once.
+ * The `text-*` attributes for `keys` of `texts` (TEXTS by default), with the plural forms of the
+ * plural texts: an element lists them in its observedAttributes, so a change shows at once.
  */
-export function textAttributes(keys) {
+export function textAttributes(keys, texts = TEXTS) {
   return keys.flatMap((key) => {
-    const plural = typeof TEXTS.en[key] === "object";
+    const plural = typeof texts.en[key] === "object";
     return [`text-${key}`, ...(plural ? CATEGORIES.map((c) => `text-${key}-${c}`) : [])];
   });
 }
@@ -126,21 +131,25 @@ export function localeOf(element) {
  * elements in it), and the formatters.
  */
 export class Words {
-  /** `element`: where the `text-*` attributes and the language come from. */
-  constructor(element) {
+  /**
+   * `element`: where the `text-*` attributes and the language come from; `texts`: the element's
+   * built-in texts by language (TEXTS by default), English always among them.
+   */
+  constructor(element, texts = TEXTS) {
     this.element = element;
     this.locale = localeOf(element);
     const primary = this.locale.split("-")[0].toLowerCase();
     /** The language of the built-in texts in use (`en` or `cy`). */
-    this.language = Object.prototype.hasOwnProperty.call(TEXTS, primary) ? primary : "en";
-    this.table = TEXTS[this.language];
+    this.language = Object.prototype.hasOwnProperty.call(texts, primary) ? primary : "en";
+    this.english = texts.en;
+    this.table = texts[this.language];
     this.plurals = new Intl.PluralRules(this.locale);
   }
 
   /** The template of `key` (for `count` when the text has plural forms). */
   template(key, count) {
     const own = (name) => this.element.getAttribute(name);
-    const builtIn = this.table[key] ?? TEXTS.en[key];
+    const builtIn = this.table[key] ?? this.english[key];
     if (typeof builtIn !== "object") return own(`text-${key}`) ?? builtIn;
     const category = this.plurals.select(count ?? 0);
     return own(`text-${key}-${category}`) ?? own(`text-${key}-other`) ?? own(`text-${key}`)

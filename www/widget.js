@@ -16,62 +16,25 @@
 // (IntersectionObserver; loading="eager" starts at once), then the widgets' build of the
 // package (pkg/widgets/: a campaign and a donation's wait, nothing else) under its
 // content-hashed names (pkg/assets.js), which the companion serves compressed and as immutable,
-// so a returning visitor fetches no wasm at all.
+// so a returning visitor fetches no wasm at all. A page with <fundraising-event> loads the
+// light build instead (it has the event's pages too), one build for all its elements.
+//
+// Analytics: `fundraising-view` when an element is first at least half in view with its content
+// on show. The elements set no cookie, store nothing and call no one but the service; a card
+// carries the page address's campaign tags (utm_*, click ids) onto its Donate link only with
+// `carry-attribution`, and only names of ATTRIBUTION (widget-giving.js).
 
-import * as BUILDS from "./pkg/assets.js";
-import { formatMoney, textAttributes, Words } from "./widget-text.js";
-import { THEME } from "./widget-theme.js";
+import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget-element.js";
+import { attribution, donateUrl, givingWindow, withAttribution } from "./widget-giving.js";
+import { textAttributes, Words } from "./widget-text.js";
 
-export { formatMoney, THEME };
-
-/** The folder of the package, next to this file. */
-const PACKAGE_DIR = new URL("pkg/", import.meta.url);
-
-/** The package promise of each build loaded on this page. */
-const loaded = {};
-
-/**
- * Loads and initialises a build of the package once per page (`widgets`, the default, or
- * `full`, with sign-in); resolves with its exports. The glue and the wasm are fetched side by
- * side.
- */
-export function loadPackage(build = "widgets") {
-  loaded[build] ??= (async () => {
-    // pkg/assets.js names each build's content-hashed copies; the widgets' hostable folder
-    // (scripts/build-widgets.mjs) holds the widgets' build only.
-    if (!BUILDS[build]) throw new Error(`the package's ${build} build is not served beside widget.js`);
-    const { js, wasm } = BUILDS[build];
-    const bytes = fetch(new URL(wasm, PACKAGE_DIR));
-    bytes.catch(() => {}); // a failure is reported by init() below, or by the import
-    const pkg = await import(new URL(js, PACKAGE_DIR).href);
-    await pkg.default({ module_or_path: bytes });
-    return pkg;
-  })().catch((error) => {
-    delete loaded[build]; // the next element tries again
-    throw error;
-  });
-  return loaded[build];
-}
-
-/**
- * The error of a browser that cannot run the widgets: the package's FundraisingError
- * "unsupported" from init(), or the constructed style sheet the shadow root needs (a strict CSP
- * blocks a `<style>` element). Its message says what is missing.
- */
-export function unsupportedError(cause) {
-  if (cause?.code === "unsupported") return cause;
-  const error = new Error(`this browser lacks constructed style sheets (${cause?.message ?? cause})`);
-  error.code = "unsupported";
-  return error;
-}
-
-/**
- * The package the elements use: the full build when the page loads it anyway (the demo does,
- * for sign-in), so one page never loads both; the widgets' build otherwise.
- */
-export function elementsPackage() {
-  return loaded.full ?? loadPackage("widgets");
-}
+// What pages and the other elements have always imported from here.
+export {
+  AttributeDrivenElement, el, elementsPackage, loadPackage, missingAttributes, NEAR_VIEWPORT, styleSheet, unsupportedError,
+} from "./widget-element.js";
+export { donateUrl } from "./widget-giving.js";
+export { formatMoney } from "./widget-text.js";
+export { THEME } from "./widget-theme.js";
 
 const STYLE = `
   .card { border: 1px solid var(--_border); border-radius: var(--_radius); padding: calc(var(--_spacing) * .9) var(--_spacing);
@@ -96,138 +59,23 @@ const STYLE = `
   @media (prefers-reduced-motion: reduce) { .fill { transition: none; } }
 `;
 
-const sheets = new Map();
-
-/**
- * A constructed style sheet shared by every element of the page (adopted by each shadow
- * root): a page whose Content-Security-Policy has no 'unsafe-inline' blocks a `<style>`
- * element, not a constructed sheet.
- */
-export function styleSheet(text) {
-  if (!sheets.has(text)) {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(text);
-    sheets.set(text, sheet);
-  }
-  return sheets.get(text);
-}
-
-/** How near the viewport an element starts loading (IntersectionObserver's rootMargin). */
-export const NEAR_VIEWPORT = "300px 0px";
-
-let nearObserver;
-const connected = new Set();
-let languageObserver;
-
-/** Elements waiting to come near the viewport: one observer for the page. */
-function watchNearViewport(element) {
-  nearObserver ??= new IntersectionObserver((entries) => {
-    for (const entry of entries) if (entry.isIntersecting) entry.target.reveal();
-  }, { rootMargin: NEAR_VIEWPORT });
-  nearObserver.observe(element);
-}
-
-/** A change of any `lang` attribute on the page (its <html lang>, usually) re-renders the elements. */
-function watchLanguage() {
-  if (languageObserver) return;
-  languageObserver = new MutationObserver(() => {
-    for (const element of connected) element.refresh();
-  });
-  languageObserver.observe(document.documentElement, { attributes: true, attributeFilter: ["lang"], subtree: true });
-}
-
-/**
- * The life of an element that does one piece of work from its attributes (both elements of
- * this folder): nothing is loaded until it comes near the viewport (or at once with
- * `loading="eager"`); then attribute changes made in one task start it once, a new start
- * aborts the one before, and leaving the page aborts it. A change of language or of a
- * `text-*` attribute only re-renders. Subclasses implement `run(signal)` and `refresh()`.
- */
-export class AttributeDrivenElement extends HTMLElement {
-  #controller = null;
-  #scheduled = false;
-  #revealed = false;
-
-  /** The attributes every element observes besides its own. */
-  static commonAttributes = ["loading", "lang", "theme"];
-
-  connectedCallback() {
-    connected.add(this);
-    watchLanguage();
-    this.refresh();
-    if (this.#revealed || this.getAttribute("loading") === "eager") this.reveal();
-    else watchNearViewport(this);
-  }
-
-  disconnectedCallback() {
-    connected.delete(this);
-    nearObserver?.unobserve(this);
-    this.#controller?.abort();
-    this.#controller = null;
-  }
-
-  attributeChangedCallback(name, oldValue, newValue) {
-    if (oldValue === newValue || !this.isConnected) return;
-    if (name === "loading") {
-      if (newValue === "eager") this.reveal();
-    } else if (name === "lang" || name === "theme" || name.startsWith("text-")) {
-      this.refresh();
-    } else if (this.#revealed) {
-      this.#schedule();
-    }
-  }
-
-  /** Whether the element has come near the viewport (or was told to load eagerly). */
-  get revealed() {
-    return this.#revealed;
-  }
-
-  /** Starts the work: the element is near the viewport. */
-  reveal() {
-    nearObserver?.unobserve(this);
-    if (this.#revealed && this.#controller) return;
-    this.#revealed = true;
-    this.#schedule();
-  }
-
-  /** Coalesces several attribute changes made in one task into one start. */
-  #schedule() {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    queueMicrotask(() => {
-      this.#scheduled = false;
-      if (!this.isConnected) return;
-      this.#controller?.abort();
-      this.#controller = new AbortController();
-      this.run(this.#controller.signal);
-    });
-  }
-}
-
-/** The names of the attributes the element lacks among `names`. */
-export function missingAttributes(element, names) {
-  return names.filter((name) => !element.getAttribute(name));
-}
-
-/** Fills `{reference}` (also written `%7Breference%7D`) of a donate-url template. */
-export function donateUrl(template, reference) {
-  return template.replace(/\{reference\}|%7Breference%7D/gi, encodeURIComponent(reference));
-}
-
-/** The .NET minimum date the service uses for "no date" (0001-01-01), in milliseconds. */
-const NO_DATE_MILLIS = -62135596800000;
+/** The longest delay setTimeout keeps (about 24.8 days). */
+const MAX_TIMEOUT = 2 ** 31 - 1;
 
 const CAMPAIGN_TEXTS = ["loading", "not-found", "load-failed", "unsupported", "missing-attributes", "amount-raised", "progress", "raised",
-  "donations", "ends", "ended", "donate"];
+  "donations", "ends", "ended", "opens", "closed", "donate"];
 
 /**
  * The custom element. Attributes: short-name, app-id, base-url (required), donate-url,
- * loading, lang, theme, text-*. Events: fundraising-loaded, fundraising-error,
- * fundraising-donate (cancelable).
+ * carry-attribution, loading, lang, theme, text-*. Events: fundraising-loaded,
+ * fundraising-error, fundraising-view, fundraising-donate (cancelable), and one per giving
+ * window: fundraising-giving-open, -not-started, -ended, -closed.
  */
 export class FundraisingCampaignElement extends AttributeDrivenElement {
-  static observedAttributes = ["short-name", "app-id", "base-url", "donate-url",
+  static observedAttributes = ["short-name", "app-id", "base-url", "donate-url", "carry-attribution",
     ...AttributeDrivenElement.commonAttributes, ...textAttributes(CAMPAIGN_TEXTS)];
+
+  static renderAttributes = ["donate-url", "carry-attribution"];
 
   #root;
   /** What is on show: {kind: "loading"} | {kind: "missing", names} | {kind: "error", ...} | {kind: "campaign", campaign}. */
@@ -235,16 +83,29 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
   /** The package, once loaded (it makes the donation references). */
   #package = null;
   #unsupported = null;
+  /** The giving window last announced (its event fired), and the timer of the next one. */
+  #announced = null;
+  #windowTimer = null;
 
   constructor() {
     super();
-    this.#root = this.attachShadow({ mode: "open" });
-    try {
-      this.#root.adoptedStyleSheets = [styleSheet(THEME), styleSheet(STYLE)];
-    } catch (error) {
-      // An old browser: the error state (unstyled) rather than an element that never renders.
-      this.#unsupported = unsupportedError(error);
-    }
+    ({ root: this.#root, unsupported: this.#unsupported } = this.attachStyledShadow(STYLE));
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    clearTimeout(this.#windowTimer);
+    this.#windowTimer = null;
+  }
+
+  /** The campaign on show, or null. */
+  get campaign() {
+    return this.#state.kind === "campaign" ? this.#state.campaign : null;
+  }
+
+  /** Where giving stands for the campaign on show (`open`, `not-started`, `ended`, `closed`), or null. */
+  get giving() {
+    return this.campaign ? givingWindow(this.campaign).state : null;
   }
 
   /** Loads the campaign of the attributes (aborted by `signal`). */
@@ -270,8 +131,11 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
       const campaign = await client.getCampaign(shortName, { signal });
       if (signal.aborted) return;
       this.#package = pkg;
+      this.#announced = null;
       this.#show({ kind: "campaign", campaign });
       this.dispatchEvent(new CustomEvent("fundraising-loaded", { detail: campaign, bubbles: true, composed: true }));
+      this.#announceGiving();
+      this.shown();
     } catch (error) {
       if (signal.aborted || error?.code === "aborted") return;
       console.error(`<fundraising-campaign short-name="${shortName}">:`, error);
@@ -283,36 +147,57 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     }
   }
 
+  /** What `fundraising-view` says: the campaign on show and where giving stands. */
+  viewDetail() {
+    const campaign = this.campaign;
+    return campaign ? { campaign, giving: givingWindow(campaign).state } : null;
+  }
+
+  /**
+   * Fires the event of the giving window the card shows, when it is not the one announced
+   * last, and sets a timer for the next change (a start or an end within setTimeout's reach),
+   * when the card renders again and says so.
+   */
+  #announceGiving() {
+    const campaign = this.campaign;
+    clearTimeout(this.#windowTimer);
+    this.#windowTimer = null;
+    if (!campaign) return;
+    const now = Date.now();
+    const giving = givingWindow(campaign, now);
+    if (giving.state !== this.#announced) {
+      this.#announced = giving.state;
+      this.dispatchEvent(new CustomEvent(`fundraising-giving-${giving.state}`, {
+        detail: { campaign, state: giving.state, start: giving.start, end: giving.end }, bubbles: true, composed: true,
+      }));
+    }
+    const next = [giving.start, giving.end].map((date) => date?.getTime()).filter((at) => at > now).sort((a, b) => a - b)[0];
+    if (next !== undefined && next - now <= MAX_TIMEOUT) {
+      this.#windowTimer = setTimeout(() => {
+        this.render();
+        this.#announceGiving();
+      }, next - now + 1);
+    }
+  }
+
   /** Renders what is on show again, in the current language and texts. */
   refresh() {
     const words = new Words(this);
     const state = this.#state;
     if (state.kind === "campaign") this.#renderCampaign(words, state.campaign);
     else if (state.kind === "missing") {
-      this.#renderError(words.text("missing-attributes", { names: state.names.join(", ") }, state.names.length));
-    } else if (state.kind === "error") this.#renderError(words.text(state.key, state.values));
-    else this.#renderLoading(words);
+      this.renderError(words.text("missing-attributes", { names: state.names.join(", ") }, state.names.length));
+    } else if (state.kind === "error") this.renderError(words.text(state.key, state.values));
+    else this.renderLoading(words.text("loading"));
   }
 
   #show(state) {
     this.#state = state;
-    this.refresh();
+    this.render();
   }
 
   #frame(content) {
     this.#root.replaceChildren(content);
-  }
-
-  #renderLoading(words) {
-    const box = el("div", { class: "state", role: "status", part: "loading" });
-    box.append(el("span", { class: "spinner", "aria-hidden": "true" }), words.text("loading"));
-    this.setAttribute("aria-busy", "true");
-    this.#frame(box);
-  }
-
-  #renderError(text) {
-    this.removeAttribute("aria-busy");
-    this.#frame(el("div", { class: "state error", role: "alert", part: "error" }, text));
   }
 
   #renderCampaign(words, campaign) {
@@ -327,8 +212,9 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     const targetText = words.money(target, code, symbol);
     const percentText = words.percent(share);
     const title = campaign.title ?? campaign.shortName ?? "";
+    const giving = givingWindow(campaign);
 
-    const card = el("article", { class: "card", part: "card", "aria-label": title });
+    const card = el("article", { class: "card", part: "card", "aria-label": title, "data-giving": giving.state });
     const heading = el("h2", { part: "title" }, title);
     const summaryText = el("p", { class: "summary", part: "summary" }, campaign.summary ?? "");
     const bar = el("div", {
@@ -356,12 +242,19 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
       words.text("donations", { count: words.number(count) }, count)));
     card.append(heading, summaryText, bar, figures);
 
-    const end = campaign.endDate;
-    if (end instanceof Date && !Number.isNaN(end.getTime()) && end.getTime() > NO_DATE_MILLIS) {
-      const key = end.getTime() < Date.now() ? "ended" : "ends";
-      card.append(el("p", { class: "dates", part: "dates", "data-field": key }, words.text(key, { date: words.date(end) })));
+    // The giving window: when it ends (open), ended, opens, or that the campaign is closed.
+    const line = {
+      open: giving.end && ["ends", giving.end],
+      ended: giving.end && ["ended", giving.end],
+      "not-started": giving.start && ["opens", giving.start],
+      closed: ["closed"],
+    }[giving.state];
+    if (line) {
+      const [key, date] = line;
+      card.append(el("p", { class: "dates", part: "dates", "data-field": key }, words.text(key, date ? { date: words.date(date) } : {})));
     }
-    const link = this.#donateLink(words);
+    // A Donate link only while the campaign takes donations.
+    const link = giving.state === "open" ? this.#donateLink(words, campaign) : null;
     if (link) card.append(link);
 
     this.removeAttribute("aria-busy");
@@ -373,9 +266,10 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
    * web address holding `{reference}`: said on the console). Its address always holds a fresh
    * reference from the package (newDonationReference: getrandom, the browser's
    * crypto.getRandomValues); a used one is replaced right after the click, so no two donors'
-   * journeys (nor two of one donor's) share a reference.
+   * journeys (nor two of one donor's) share a reference. With `carry-attribution`, the page
+   * address's campaign tags and click ids follow (see `attribution`).
    */
-  #donateLink(words) {
+  #donateLink(words, campaign) {
     const template = this.getAttribute("donate-url");
     if (!template || !this.#package) return null;
     const pkg = this.#package;
@@ -383,13 +277,16 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
       console.error("<fundraising-campaign>: this build of the package cannot make donation references (no newDonationReference): no Donate link");
       return null;
     }
+    const carried = attribution(this);
+    const shortName = campaign.shortName ?? this.getAttribute("short-name") ?? "";
     /** A fresh reference and the address holding it, or null for a template that cannot be one. */
     const fresh = () => {
       if (!/\{reference\}|%7Breference%7D/i.test(template)) return null;
       const reference = pkg.newDonationReference();
       try {
-        const url = new URL(donateUrl(template, reference), document.baseURI);
-        return url.protocol === "https:" || url.protocol === "http:" ? { reference, href: url.href } : null;
+        const url = new URL(donateUrl(template, reference, shortName), document.baseURI);
+        if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+        return { reference, href: withAttribution(url, carried).href };
       } catch {
         return null;
       }
@@ -402,7 +299,8 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     const link = el("a", { class: "donate", part: "donate", href: current.href }, words.text("donate"));
     const activate = (event) => {
       const proceed = this.dispatchEvent(new CustomEvent("fundraising-donate", {
-        detail: { reference: current.reference, url: current.href }, bubbles: true, composed: true, cancelable: true,
+        detail: { reference: current.reference, url: current.href, campaign, attribution: { ...carried } },
+        bubbles: true, composed: true, cancelable: true,
       }));
       if (!proceed) event.preventDefault();
       // A new reference for the next activation (this one's navigation has its address already).
@@ -415,14 +313,6 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     link.addEventListener("auxclick", (event) => { if (event.button === 1) activate(event); });
     return link;
   }
-}
-
-/** Creates an element with attributes and optional text content (never parsed as HTML). */
-export function el(tag, attributes = {}, text) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
 }
 
 if (!customElements.get("fundraising-campaign")) {

@@ -35,6 +35,8 @@ use tracing::Instrument;
 /// Every answer carries `X-Request-Id` (the client's, when usable, else a new one); each
 /// request is one log line and, with metrics on, counted.
 pub fn app(state: AppState) -> Router {
+    // What /readyz reads is kept fresh in the background, not fetched per request.
+    state.keep_fresh();
     let settings = state.settings();
     let origins: Vec<HeaderValue> = settings
         .allowed_origins
@@ -81,13 +83,9 @@ pub fn app(state: AppState) -> Router {
                 headers.clone(),
                 assets::asset_headers,
             ))
-            .layer(middleware::from_fn_with_state(
-                Root::new(folder),
-                assets::guard_path,
-            ))
             .layer(middleware::from_fn(assets::head_as_get))
             .layer(assets::compression())
-            .service(assets::serve_dir(folder))
+            .service(get(assets::serve_file).with_state(Root::new(folder)))
     };
     let mut router = Router::new().merge(api);
     if let Some(pkg) = &settings.pkg_dir {

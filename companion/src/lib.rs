@@ -8,6 +8,7 @@
 mod answer;
 pub mod api_route;
 mod app;
+pub mod clock;
 mod config;
 mod error;
 pub mod metrics;
@@ -21,7 +22,10 @@ pub mod telemetry;
 mod upstream;
 
 pub use app::{app, metrics_app};
-pub use config::{normalize_origin, read_client_secret, Args, Settings, SECRET_ENV};
+pub use config::{
+    is_loopback, normalize_origin, read_client_secret, redacted, start_warnings, Args,
+    CompanionEnv, Settings, DEMO_APP_ID, DEMO_AUTH_URL, SECRET_ENV,
+};
 pub use error::Error;
 pub use secret::Secret;
 pub use session::CookieKey;

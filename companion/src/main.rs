@@ -11,9 +11,17 @@
 
 use clap::Parser;
 use fundraising_companion::telemetry::{self, TraceExport};
-use fundraising_companion::{app, metrics_app, AppState, Args, Error, SECRET_ENV};
-use fundraising_serve::ConnectionThreads;
+use fundraising_companion::{
+    app, metrics_app, redacted, start_warnings, AppState, Args, Error, Settings, SECRET_ENV,
+};
+use fundraising_serve::{ConnectionThreads, Limits};
 use std::io::Write;
+use std::time::Duration;
+
+/// mimalloc returns freed memory to the system promptly: after a flood of connections closes,
+/// the process shrinks back (glibc's allocator kept most of it).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
@@ -52,36 +60,15 @@ async fn run(args: Args) -> Result<(), Error> {
         None => None,
     };
     let limits = args.limits();
+    let drain_delay = args.drain_delay();
     let threads = args.threads;
+    let metrics_listen = args.metrics_listen;
     let secret_env = std::env::var(SECRET_ENV).ok();
     let (settings, random_key) = args.into_settings(bound, secret_env)?;
-    if random_key {
-        tracing::warn!(
-            "no --cookie-key-file: using a random cookie key; sessions will not survive a restart \
-             nor work across several instances"
-        );
+    for warning in start_warnings(&settings, random_key, bound, metrics_listen) {
+        tracing::warn!("{warning}");
     }
-    if random_key && settings.redis_url.is_some() {
-        tracing::warn!(
-            "--redis-url without --cookie-key-file: other instances cannot open this one's \
-             cookies nor its refresh outcomes in Redis; give them all the same key file"
-        );
-    }
-    tracing::info!(
-        app_id = %settings.app_id,
-        auth_url = %settings.auth_url,
-        public_origin = %settings.public_origin,
-        allowed_origins = ?settings.allowed_origins,
-        static_dir = ?settings.static_dir,
-        pkg_dir = ?settings.pkg_dir,
-        upstream_timeout_ms = settings.upstream_timeout.as_millis() as u64,
-        shared_refreshes = settings.redis_url.is_some(),
-        refresh_grace_ms = settings.refresh_grace.as_millis() as u64,
-        metrics = settings.metrics,
-        ?limits,
-        ?threads,
-        "configuration"
-    );
+    log_configuration(&settings, &limits, drain_delay, threads);
     let state = AppState::new(settings)?;
     let threads = match threads {
         Some(n) => ConnectionThreads::new(n),
@@ -96,6 +83,15 @@ async fn run(args: Args) -> Result<(), Error> {
     let shutdown = async move {
         signal.await;
         draining.drain();
+        // Readiness fails while the listener still accepts, so a load balancer sees it
+        // before new connections are refused.
+        if !drain_delay.is_zero() {
+            tracing::info!(
+                drain_delay_ms = drain_delay.as_millis() as u64,
+                "readiness fails; still accepting until the drain starts"
+            );
+            tokio::time::sleep(drain_delay).await;
+        }
         let _ = drained_tx.send(true);
     };
     let metrics_server = metrics_listener.map(|listener| {
@@ -105,7 +101,12 @@ async fn run(args: Args) -> Result<(), Error> {
         let stop = async move {
             let _ = drained.wait_for(|d| *d).await;
         };
-        let server = tokio::spawn(fundraising_serve::serve(listener, router, limits, stop));
+        let server = tokio::spawn(fundraising_serve::serve(
+            listener,
+            router,
+            limits.internal(),
+            stop,
+        ));
         (server, address)
     });
     println!("companion listening on http://{bound}");
@@ -121,4 +122,39 @@ async fn run(args: Args) -> Result<(), Error> {
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The configuration line: one field per setting (JSON fields with `--log-format json`), the
+/// identity server's address without its user or password, never a secret or the Redis URL.
+fn log_configuration(
+    settings: &Settings,
+    limits: &Limits,
+    drain_delay: Duration,
+    threads: Option<usize>,
+) {
+    let millis = |d: Duration| d.as_millis() as u64;
+    let path = |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| p.display().to_string());
+    tracing::info!(
+        app_id = %settings.app_id,
+        auth_url = %redacted(&settings.auth_url),
+        api_url = settings.api_url.as_ref().map(redacted),
+        bff = settings.bff,
+        public_origin = %settings.public_origin,
+        allowed_origins = %settings.allowed_origins.join(" "),
+        static_dir = path(&settings.static_dir),
+        pkg_dir = path(&settings.pkg_dir),
+        upstream_timeout_ms = millis(settings.upstream_timeout),
+        shared_refreshes = settings.redis_url.is_some(),
+        refresh_grace_ms = millis(settings.refresh_grace),
+        metrics = settings.metrics,
+        header_read_timeout_ms = millis(limits.header_read_timeout),
+        idle_timeout_ms = millis(limits.idle_timeout),
+        request_timeout_ms = millis(limits.request_timeout),
+        max_connections = limits.max_connections as u64,
+        max_header_bytes = limits.max_header_bytes as u64,
+        drain_timeout_ms = millis(limits.shutdown_timeout),
+        drain_delay_ms = millis(drain_delay),
+        threads = threads.map(|n| n as u64),
+        "configuration"
+    );
 }

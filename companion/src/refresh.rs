@@ -180,9 +180,10 @@ impl RefreshFlights {
     pub fn new(settings: &Settings, metrics: Option<Arc<Metrics>>) -> Result<Self, Error> {
         let grace = settings.refresh_grace;
         let flights = match &settings.redis_url {
-            None => Flights::Local(SingleFlight::new(grace, |r: &Result<Refreshed, Error>| {
-                r.is_ok()
-            })),
+            None => Flights::Local(
+                SingleFlight::new(grace, |r: &Result<Refreshed, Error>| r.is_ok())
+                    .with_clock(settings.clock.clone()),
+            ),
             Some(url) => {
                 // A claim outlives the longest refresh: discovery, token and JWKS calls, each
                 // bounded by the upstream timeout.
@@ -194,6 +195,7 @@ impl RefreshFlights {
                     lock,
                     |r: &SharedOutcome| r.is_ok(),
                     metrics.clone(),
+                    settings.clock.clone(),
                 )
                 .map_err(|_| Error::Config("--redis-url is not a usable Redis address".into()))?;
                 Flights::Shared(Box::new(group))

@@ -8,6 +8,7 @@ use crate::refresh::{self, RefreshFlights};
 use crate::upstream::Upstream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The companion's state: settings, the identity server client, the refresh flights and the
 /// metrics. Cheap to clone. There is no server-side session store: any instance sharing the
@@ -30,7 +31,14 @@ pub(crate) struct Inner {
     pub(crate) metrics: Option<Arc<Metrics>>,
     /// Set when the process was asked to stop: readiness then fails.
     pub(crate) draining: AtomicBool,
+    /// Whether Redis answered the last background `PING` (with `--redis-url`).
+    pub(crate) redis_answers: AtomicBool,
+    /// Whether the background task keeping readiness fresh runs.
+    pub(crate) kept_fresh: AtomicBool,
 }
+
+/// How often the background task checks Redis (and retries discovery, within its backoff).
+pub const READINESS_INTERVAL: Duration = Duration::from_secs(1);
 
 impl AppState {
     /// Builds the state (no network access happens here; discovery is fetched on first use).
@@ -51,6 +59,8 @@ impl AppState {
                 api_http,
                 metrics,
                 draining: AtomicBool::new(false),
+                redis_answers: AtomicBool::new(false),
+                kept_fresh: AtomicBool::new(false),
             }),
         })
     }
@@ -81,6 +91,48 @@ impl AppState {
     /// Whether the drain has started.
     pub fn is_draining(&self) -> bool {
         self.inner.draining.load(Ordering::SeqCst)
+    }
+
+    /// Whether Redis answered the last background check: `None` without `--redis-url`.
+    pub fn redis_answers(&self) -> Option<bool> {
+        self.inner
+            .settings
+            .redis_url
+            .as_ref()
+            .map(|_| self.inner.redis_answers.load(Ordering::SeqCst))
+    }
+
+    /// Starts, once and on the current tokio runtime, the task that keeps what readiness
+    /// reads fresh: it loads the discovery document (within the loader's backoff) until it is
+    /// loaded, and checks Redis with a `PING` every [`READINESS_INTERVAL`]. `/readyz` then
+    /// only reads; it never calls anyone. The task ends with the state. Outside a runtime,
+    /// does nothing.
+    pub fn keep_fresh(&self) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if self.inner.kept_fresh.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let state = Arc::downgrade(&self.inner);
+        runtime.spawn(async move {
+            loop {
+                let Some(inner) = state.upgrade() else { return };
+                let current = AppState { inner };
+                let provider = current.provider();
+                if !provider.discovery_loaded() {
+                    let _ = provider.metadata().await;
+                }
+                if let Some(answers) = current.refreshes().store_answers().await {
+                    current.inner.redis_answers.store(answers, Ordering::SeqCst);
+                } else if provider.discovery_loaded() {
+                    // Nothing left to keep fresh.
+                    return;
+                }
+                drop(current);
+                tokio::time::sleep(READINESS_INTERVAL).await;
+            }
+        });
     }
 
     /// What a refresh needs to call the identity server.

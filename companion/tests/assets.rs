@@ -299,7 +299,9 @@ async fn companion_with_hostile_files() -> Hostile {
     std::os::unix::fs::symlink(outside.path().join("secret.txt"), root.join("leak.txt")).unwrap();
     std::os::unix::fs::symlink(outside.path().join("dir"), root.join("linked")).unwrap();
     std::fs::write(root.join("inside.txt"), "inside").unwrap();
-    std::os::unix::fs::symlink(root.join("inside.txt"), root.join("alias.txt")).unwrap();
+    std::os::unix::fs::symlink("inside.txt", root.join("alias.txt")).unwrap();
+    // An absolute link names the machine's root, not the folder's, even when it leads inside.
+    std::os::unix::fs::symlink(root.join("inside.txt"), root.join("absolute.txt")).unwrap();
     std::fs::write(root.join(".env"), "SECRET=1").unwrap();
     std::fs::create_dir_all(root.join(".git")).unwrap();
     std::fs::write(root.join(".git/config"), "[core]").unwrap();
@@ -347,6 +349,7 @@ async fn only_files_inside_the_root_are_served_and_never_hidden_ones() {
         "/.gitignore",
         "/%2eenv",
         "/gone.js",
+        "/absolute.txt",
     ] {
         for encoding in ["", "br, gzip"] {
             let answer = fetch(&h.companion, path, &[("accept-encoding", encoding)]).await;
@@ -466,15 +469,71 @@ async fn odd_paths_and_ranges_get_4xx_answers_that_say_the_truth() {
     assert_eq!(fetch(&companion, &long, &[]).await.status, 404);
     let very_long = format!("/{}", "a/".repeat(3000));
     assert_eq!(fetch(&companion, &very_long, &[]).await.status, 414);
-    // Several ranges of a compressed file: 416, and no Content-Encoding on an empty body.
-    let ranges = fetch(
+    // A range past the end of a compressed file: 416 with the length, and no
+    // Content-Encoding on an empty body.
+    let past = fetch(
         &companion,
         "/pkg/fundraising_client_bg.wasm",
-        &[("accept-encoding", "br"), ("range", "bytes=0-1,5-9")],
+        &[("accept-encoding", "br"), ("range", "bytes=99999999-")],
     )
     .await;
-    assert_eq!(ranges.status, 416);
-    assert_eq!(ranges.header("content-encoding"), None);
+    assert_eq!(past.status, 416);
+    assert_eq!(past.header("content-encoding"), None);
+    let len = past.header("content-range").expect("Content-Range");
+    assert!(len.starts_with("bytes */"), "{len}");
+}
+
+/// RFC 9110 §14: a range unit the server does not know is ignored (the whole file), a last
+/// position past the end is clamped to it, however many digits it has, and several ranges may
+/// be ignored; one range inside the file is a `206` with its `Content-Range`.
+#[tokio::test]
+async fn ranges_are_read_as_rfc_9110_says() {
+    let (companion, built, _site, _pkg) = companion_with_assets().await;
+    let path = "/pkg/fundraising_client_bg.wasm";
+    let len = built.wasm.len();
+    for ignored in ["items=0-1", "bytes=0-1,5-9", "bytes=9-2"] {
+        let whole = fetch(&companion, path, &[("range", ignored)]).await;
+        assert_eq!(whole.status, 200, "{ignored}");
+        assert_eq!(whole.body, built.wasm, "{ignored}");
+        assert_eq!(whole.header("content-range"), None, "{ignored}");
+    }
+    let clamped = fetch(
+        &companion,
+        path,
+        &[("range", "bytes=0-99999999999999999999")],
+    )
+    .await;
+    assert_eq!(clamped.status, 206);
+    assert_eq!(clamped.body, built.wasm);
+    let expected = format!("bytes 0-{}/{len}", len - 1);
+    assert_eq!(clamped.header("content-range"), Some(expected.as_str()));
+    let part = fetch(&companion, path, &[("range", "bytes=4-7")]).await;
+    assert_eq!(part.status, 206);
+    assert_eq!(part.body, built.wasm[4..8]);
+    assert_eq!(part.header("content-length"), Some("4"));
+    let suffix = fetch(&companion, path, &[("range", "bytes=-3")]).await;
+    assert_eq!(suffix.body, built.wasm[len - 3..]);
+    // A range of the brotli file the browser takes is a range of those bytes.
+    let br = fetch(
+        &companion,
+        path,
+        &[("accept-encoding", "br"), ("range", "bytes=0-9")],
+    )
+    .await;
+    assert_eq!(br.status, 206);
+    assert_eq!(br.header("content-encoding"), Some("br"));
+    assert_eq!(br.body, built.wasm_br[..10]);
+    // A range with an `If-Range` date that is not the file's: the whole file.
+    let stale = fetch(
+        &companion,
+        path,
+        &[
+            ("range", "bytes=0-9"),
+            ("if-range", "Sat, 01 Jan 2000 00:00:00 GMT"),
+        ],
+    )
+    .await;
+    assert_eq!((stale.status, stale.body.len()), (200, len));
 }
 
 #[tokio::test]
@@ -489,4 +548,172 @@ async fn a_nested_folder_redirect_keeps_its_prefix() {
     assert_eq!(answer.header("location"), Some("/pkg/light/?v=1"));
     let index = fetch(&h.companion, "/pkg/light/", &[]).await;
     assert_eq!(index.status, 200);
+}
+
+/// A secret outside the site, as a key file or a client secret would be.
+const SECRET_OUTSIDE: &str = "cookie-key-material-outside-the-folder";
+
+/// A site and a package folder whose compressed siblings are links to a secret outside them:
+/// `app.js.br` and `app.js.gz` beside a real `app.js`, the same under `/pkg/`, and a folder's
+/// `index.html.gz` and `index.html.br` beside its real `index.html`.
+#[tokio::test]
+async fn a_compressed_sibling_linked_out_of_the_folder_is_never_sent() {
+    let outside = tempfile::tempdir().unwrap();
+    let site = tempfile::tempdir().unwrap();
+    let pkg = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("cookie.key");
+    std::fs::write(&secret, SECRET_OUTSIDE).unwrap();
+    let script = script_text();
+    let page = format!("<!doctype html><p>{}</p>", "page ".repeat(300));
+    for (folder, name, text) in [
+        (site.path(), "app.js", script.as_str()),
+        (pkg.path(), "light/fundraising_client.js", script.as_str()),
+        (site.path(), "docs/index.html", page.as_str()),
+    ] {
+        let file = folder.join(name);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, text).unwrap();
+        for extension in ["br", "gz"] {
+            std::os::unix::fs::symlink(&secret, folder.join(format!("{name}.{extension}")))
+                .unwrap();
+        }
+    }
+    let mut s = settings("http://127.0.0.1:9");
+    s.static_dir = Some(site.path().to_path_buf());
+    s.pkg_dir = Some(pkg.path().to_path_buf());
+    let companion = start_companion(s).await;
+    for (path, original) in [
+        ("/app.js", script.as_str()),
+        ("/pkg/light/fundraising_client.js", script.as_str()),
+        ("/docs/", page.as_str()),
+        ("/docs/index.html", page.as_str()),
+    ] {
+        for encoding in ["br", "gzip", "gzip, br"] {
+            let answer = fetch(&companion, path, &[("accept-encoding", encoding)]).await;
+            assert!(
+                !String::from_utf8_lossy(&answer.body).contains(SECRET_OUTSIDE),
+                "{path} ({encoding}) sent the secret outside the folder"
+            );
+            assert_eq!(answer.status, 200, "{path} ({encoding})");
+            // The file itself, compressed on the fly: the linked sibling is passed over.
+            let body = match answer.header("content-encoding") {
+                Some("br") => unbrotli(&answer.body),
+                Some("gzip") => gunzip(&answer.body),
+                _ => answer.body.clone(),
+            };
+            assert_eq!(body, original.as_bytes(), "{path} ({encoding})");
+        }
+    }
+}
+
+/// Links inside the folder that lead to hidden names (`envlink` to `.env`, `gitlink` to
+/// `.git/`) serve nothing, and neither do siblings reached that way.
+#[tokio::test]
+async fn a_link_inside_the_folder_to_a_hidden_name_serves_nothing() {
+    let site = tempfile::tempdir().unwrap();
+    let root = site.path();
+    std::fs::write(root.join(".env"), "SECRET=1").unwrap();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(root.join(".git/config"), "[core] secret").unwrap();
+    std::fs::write(root.join(".git/index.html"), "SECRET page").unwrap();
+    std::fs::write(root.join("page.js"), "export {};").unwrap();
+    std::os::unix::fs::symlink(".env", root.join("envlink")).unwrap();
+    std::os::unix::fs::symlink(".git", root.join("gitlink")).unwrap();
+    std::os::unix::fs::symlink("../.env", root.join("page.js.gz")).unwrap_or(());
+    std::os::unix::fs::symlink(root.join(".env"), root.join("page.js.br")).unwrap();
+    let mut s = settings("http://127.0.0.1:9");
+    s.static_dir = Some(root.to_path_buf());
+    let companion = start_companion(s).await;
+    for path in ["/envlink", "/gitlink/config", "/gitlink/", "/gitlink"] {
+        let answer = fetch(&companion, path, &[]).await;
+        assert_eq!(answer.status, 404, "{path}");
+        assert!(
+            !String::from_utf8_lossy(&answer.body).contains("SECRET"),
+            "{path}"
+        );
+    }
+    let script = fetch(&companion, "/page.js", &[("accept-encoding", "br, gzip")]).await;
+    assert_eq!(script.status, 200);
+    assert_ne!(script.header("content-encoding"), Some("br"));
+    assert!(!String::from_utf8_lossy(&script.body).contains("SECRET"));
+}
+
+/// Links swapped in a tight loop while requests arrive (a regular file, then a link to a file
+/// outside; a folder, then a link to a folder outside) never serve a byte from outside, for
+/// several seconds of racing; the inside files keep being served meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_swapped_while_requests_arrive_never_lead_out_of_the_folder() {
+    let outside = tempfile::tempdir().unwrap();
+    let site = tempfile::tempdir().unwrap();
+    let root = site.path().to_path_buf();
+    std::fs::write(outside.path().join("race.txt"), SECRET_OUTSIDE).unwrap();
+    std::fs::create_dir_all(outside.path().join("d")).unwrap();
+    std::fs::write(outside.path().join("d/f.txt"), SECRET_OUTSIDE).unwrap();
+    std::fs::write(root.join("race.txt"), "inside").unwrap();
+    std::fs::create_dir_all(root.join("d")).unwrap();
+    std::fs::write(root.join("d/f.txt"), "inside").unwrap();
+    let mut s = settings("http://127.0.0.1:9");
+    s.static_dir = Some(root.clone());
+    let companion = start_companion(s).await;
+
+    let racing = std::time::Duration::from_secs(4);
+    let swapper = {
+        let (root, outside) = (root.clone(), outside.path().to_path_buf());
+        std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            let mut swaps = 0u64;
+            while started.elapsed() < racing {
+                // A regular file and a folder, each replaced atomically by a link leading out.
+                std::fs::write(root.join("race.new"), "inside").unwrap();
+                std::fs::rename(root.join("race.new"), root.join("race.txt")).unwrap();
+                std::os::unix::fs::symlink(outside.join("race.txt"), root.join("race.new"))
+                    .unwrap();
+                std::fs::rename(root.join("race.new"), root.join("race.txt")).unwrap();
+                std::os::unix::fs::symlink(outside.join("d"), root.join("d.new")).unwrap();
+                let _ = std::fs::remove_dir_all(root.join("d.old"));
+                std::fs::rename(root.join("d"), root.join("d.old")).unwrap();
+                std::fs::rename(root.join("d.new"), root.join("d")).unwrap();
+                std::fs::create_dir_all(root.join("d.new")).unwrap();
+                std::fs::write(root.join("d.new/f.txt"), "inside").unwrap();
+                std::fs::remove_file(root.join("d")).unwrap();
+                std::fs::rename(root.join("d.new"), root.join("d")).unwrap();
+                swaps += 1;
+            }
+            swaps
+        })
+    };
+    let mut requesters = Vec::new();
+    for i in 0..4 {
+        let url = companion.url.clone();
+        let path = if i % 2 == 0 { "/race.txt" } else { "/d/f.txt" };
+        requesters.push(tokio::spawn(async move {
+            let client = client();
+            let started = std::time::Instant::now();
+            let (mut inside, mut leaked, mut total) = (0u32, 0u32, 0u32);
+            while started.elapsed() < racing {
+                let response = client.get(format!("{url}{path}")).send().await.unwrap();
+                let body = response.bytes().await.unwrap();
+                total += 1;
+                if body.as_ref() == b"inside" {
+                    inside += 1;
+                } else if String::from_utf8_lossy(&body).contains(SECRET_OUTSIDE) {
+                    leaked += 1;
+                }
+            }
+            (path, inside, leaked, total)
+        }));
+    }
+    let swaps = swapper.join().unwrap();
+    for requester in requesters {
+        let (path, inside, leaked, total) = requester.await.unwrap();
+        assert_eq!(
+            leaked, 0,
+            "{path}: {leaked} of {total} answers came from outside"
+        );
+        assert!(
+            inside > 0,
+            "{path}: the inside file was never served ({total} requests)"
+        );
+    }
+    assert!(swaps > 100, "the links were swapped {swaps} times");
 }

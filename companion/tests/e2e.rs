@@ -12,110 +12,12 @@
 mod common;
 
 use common::browser::{sign_in, FULL_SCOPE};
+use common::process::{companion_binary, terminate, Process};
 use common::{post_to, Reply, HOME, ORIGIN, SECRET};
 use serde_json::json;
-use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// A child process killed when dropped, with its stdout lines and stderr text collected.
-struct Process {
-    child: Child,
-    lines: mpsc::Receiver<String>,
-    stderr: std::sync::Arc<std::sync::Mutex<String>>,
-    /// Reads stderr until the process closes it; joined once it exited, so its last lines
-    /// are in `stderr`.
-    stderr_reader: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Process {
-    fn spawn(mut command: Command) -> Process {
-        let mut child = command
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the binary");
-        let (tx, lines) = mpsc::channel();
-        let stdout = child.stdout.take().expect("stdout");
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-        let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-        let (mut pipe, sink) = (child.stderr.take().expect("stderr"), stderr.clone());
-        let stderr_reader = std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock()
-                    .expect("stderr")
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
-        Process {
-            child,
-            lines,
-            stderr,
-            stderr_reader: Some(stderr_reader),
-        }
-    }
-
-    /// The rest of the first stdout line starting with `prefix`, waiting up to 60 s.
-    fn wait_for_line(&mut self, prefix: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) if line.starts_with(prefix) => {
-                    return line[prefix.len()..].trim().to_owned()
-                }
-                Ok(_) => continue,
-                Err(_) => panic!("no line {prefix:?}; stderr: {}", self.stderr()),
-            }
-        }
-    }
-
-    fn stderr(&self) -> String {
-        self.stderr.lock().expect("stderr").clone()
-    }
-
-    /// Waits for the exit, up to `limit`.
-    fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
-        let deadline = Instant::now() + limit;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                // The pipe is closed now: what the reader has not taken yet is its last read.
-                if let Some(reader) = self.stderr_reader.take() {
-                    reader.join().expect("stderr reader");
-                }
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "did not exit; stderr: {}",
-                self.stderr()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn companion_binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_fundraising-companion"))
-}
 
 /// Builds (if needed) and locates the sandbox binary next to the companion binary.
 fn sandbox_binary() -> PathBuf {
@@ -146,15 +48,6 @@ fn sandbox_binary() -> PathBuf {
     ));
     assert!(binary.exists(), "no sandbox binary at {}", binary.display());
     binary
-}
-
-fn terminate(process: &Process) {
-    let status = Command::new("kill")
-        .arg("-TERM")
-        .arg(process.child.id().to_string())
-        .status()
-        .expect("kill");
-    assert!(status.success());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -261,7 +154,7 @@ async fn both_binaries_sign_in_refresh_and_sign_out_over_http() {
 #[test]
 fn the_companion_refuses_to_start_without_a_secret_and_never_takes_it_as_a_flag() {
     let mut cmd = Command::new(companion_binary());
-    cmd.args(["--listen", "127.0.0.1:0"])
+    cmd.args(["--listen", "127.0.0.1:0", "--demo"])
         .env_remove("FUNDRAISING_CLIENT_SECRET");
     let output = cmd.output().expect("run");
     assert!(!output.status.success());
@@ -298,7 +191,7 @@ fn the_companion_refuses_to_start_without_a_secret_and_never_takes_it_as_a_flag(
 fn bff_mode_without_an_api_url_is_a_start_up_error() {
     for environment in [false, true] {
         let mut cmd = Command::new(companion_binary());
-        cmd.args(["--listen", "127.0.0.1:0"])
+        cmd.args(["--listen", "127.0.0.1:0", "--demo"])
             .env("FUNDRAISING_CLIENT_SECRET", "demo-secret")
             .env_remove("COMPANION_API_URL");
         if environment {
@@ -324,6 +217,8 @@ fn the_secret_from_the_environment_is_never_printed() {
         cmd.args([
             "--listen",
             "127.0.0.1:0",
+            "--app-id",
+            "demo-app",
             "--auth-url",
             "http://127.0.0.1:9",
         ])
@@ -346,7 +241,7 @@ fn the_secret_from_the_environment_is_never_printed() {
 fn start_companion_binary(auth_url: &str, extra: &[&str]) -> (Process, String) {
     let mut cmd = Command::new(companion_binary());
     cmd.args(["--listen", "127.0.0.1:0", "--auth-url", auth_url])
-        .args(["--allowed-origin", ORIGIN])
+        .args(["--app-id", common::APP_ID, "--allowed-origin", ORIGIN])
         .args(extra)
         .env("FUNDRAISING_CLIENT_SECRET", SECRET)
         .env("RUST_LOG", "info");

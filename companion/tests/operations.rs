@@ -11,6 +11,8 @@ use common::redis::RedisServer;
 use common::*;
 use fundraising_companion::{CookieKey, Secret};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Signs in through `companion`; returns the session cookie (`name=value`).
@@ -23,6 +25,19 @@ async fn signed_in(identity: &Identity, companion: &Companion) -> String {
 
 fn shared_key() -> CookieKey {
     CookieKey::from_material(b"operations-test-cookie-key-material-0042").expect("key")
+}
+
+/// `/readyz` until it answers `status` (it reads a state kept fresh in the background, once a
+/// second); the last answer after 10 s otherwise.
+async fn readiness(companion: &Companion, status: u16) -> Reply {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let reply = get(companion, "/readyz", None).await;
+        if reply.status == status || std::time::Instant::now() > deadline {
+            return reply;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 #[tokio::test]
@@ -42,25 +57,18 @@ async fn readyz_needs_the_discovery_document_and_redis_and_fails_while_draining(
     let mut s = settings(&identity.url);
     s.redis_url = Some(Secret::new(redis.url()));
     let companion = start_companion(s).await;
-    let ready = get(&companion, "/readyz", None).await;
+    let ready = readiness(&companion, 200).await;
     assert_eq!(ready.status, 200, "{}", ready.body);
     assert_eq!(ready.json(), serde_json::json!({"status": "ready"}));
     assert_eq!(ready.header("cache-control").as_deref(), Some("no-store"));
 
     // Redis gone: not ready, and the answer says why.
     redis.kill();
-    let reply = get(&companion, "/readyz", None).await;
+    let reply = readiness(&companion, 503).await;
     assert_eq!(reply.status, 503, "{}", reply.body);
     assert_eq!(reply.json()["missing"], serde_json::json!(["redis"]));
     redis.restart();
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let back = loop {
-        let reply = get(&companion, "/readyz", None).await;
-        if reply.status == 200 || std::time::Instant::now() > deadline {
-            break reply;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let back = readiness(&companion, 200).await;
     assert_eq!(
         back.status, 200,
         "ready again once Redis is back: {}",
@@ -76,6 +84,68 @@ async fn readyz_needs_the_discovery_document_and_redis_and_fails_while_draining(
         serde_json::json!({"status": "draining", "missing": ["draining"]})
     );
     assert_eq!(get(&companion, "/healthz", None).await.status, 200);
+}
+
+/// An identity server that accepts connections and never answers (a black hole), counting
+/// them.
+async fn black_hole() -> (String, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counter = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            counter.fetch_add(1, Ordering::SeqCst);
+            held.push(stream);
+        }
+    });
+    (url, accepted)
+}
+
+/// 1,000 `/readyz` calls while discovery cannot load (a black-hole identity server) open no
+/// connection of their own: discovery is tried by one background attempt at a time, with a
+/// growing pause between them; each attempt is counted in the metrics and logged.
+#[tokio::test]
+async fn readiness_never_calls_the_identity_server_per_request() {
+    logs::capture();
+    let (url, accepted) = black_hole().await;
+    let mut s = settings(&url);
+    s.upstream_timeout = Duration::from_millis(300);
+    s.metrics = true;
+    let (companion, metrics) = start_companion_with_metrics(s).await;
+    let metrics = metrics.expect("metrics");
+    let started = std::time::Instant::now();
+    for _ in 0..20 {
+        let batch: Vec<_> = (0..50)
+            .map(|_| {
+                let url = companion.url.clone();
+                tokio::spawn(async move { client().get(format!("{url}/readyz")).send().await })
+            })
+            .collect();
+        for call in batch {
+            let reply = call.await.expect("task").expect("readyz");
+            assert_eq!(reply.status().as_u16(), 503);
+        }
+    }
+    let took = started.elapsed();
+    let dialled = accepted.load(Ordering::SeqCst);
+    // One attempt at start, then one after each backoff (250 ms, 500 ms, 1 s, 2 s, ...).
+    let most = 4 + took.as_secs() as usize / 2;
+    assert!(
+        (1..=most).contains(&dialled),
+        "1,000 /readyz calls in {took:?} made {dialled} connections to the identity server"
+    );
+    let (text, parsed) = scrape(&metrics).await;
+    let discovery = [("upstream", "identity"), ("call", "discovery")];
+    let counted = sample(&parsed, "companion_upstream_requests_total", &discovery);
+    assert!(counted >= 1.0 && counted <= dialled as f64, "{text}");
+    assert!(
+        logs::text().contains("discovery document could not be loaded"),
+        "the failed attempts are logged"
+    );
 }
 
 /// The value of one sample (a histogram's: its count).
@@ -156,9 +226,14 @@ async fn the_metrics_scrape_parses_and_counts_requests_refreshes_upstream_calls_
     // A late tab with the old cookie, within the grace window.
     let late = post(&companion, "/auth/refresh", None, Some(&cookie1)).await;
     assert_eq!(late.status, 200, "{}", late.body);
-    // After the window the used token goes to the identity server, which refuses it (and
-    // ends the session): reuse detected.
-    tokio::time::sleep(Duration::from_millis(1700)).await;
+    // After the window (the companion's clock moved past it: the outcome's sealed expiry has
+    // passed) the used token goes to the identity server, which refuses it (and ends the
+    // session): reuse detected.
+    companion
+        .state
+        .settings()
+        .clock
+        .advance(Duration::from_millis(1700));
     let reused = post(&companion, "/auth/refresh", None, Some(&cookie1)).await;
     assert_eq!(reused.status, 401, "{}", reused.body);
     let ended = post(&companion, "/auth/refresh", None, Some(&cookie2)).await;

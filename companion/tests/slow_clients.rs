@@ -22,6 +22,8 @@ fn command(limits: &[&str]) -> Command {
         .args([
             "--listen",
             "127.0.0.1:0",
+            "--app-id",
+            "slow-clients-app",
             "--auth-url",
             "http://127.0.0.1:9",
         ])
@@ -234,4 +236,40 @@ fn ctrl_c_and_sigterm_still_stop_an_idle_companion_at_once() {
             .unwrap_or_else(|| panic!("still running 3 s after SIG{signal}"));
         assert!(status.success(), "SIG{signal}: {status}");
     }
+}
+
+/// 1,000 connections each sending a request head just under the limit and never finishing it
+/// (no authentication needed): the companion buffers at most the limit per connection, so its
+/// memory stays within a bound (here 64 MiB above what it used at rest; 1,000 × 16 KiB, the
+/// default limit, is 16 MiB), a head over the limit is answered 431 at once, and the memory is
+/// given back once the connections close (within 16 MiB of rest, while it goes on serving).
+#[test]
+fn a_thousand_maximal_unfinished_heads_keep_memory_bounded_and_give_it_back() {
+    let (server, addr) = start(&["--header-read-timeout-ms", "60000", "--threads", "2"]);
+    assert_healthy(addr);
+    let limit = 16 * 1024;
+
+    let mut over = probe::sent(addr, &probe::unfinished_head("/healthz", limit + 1024));
+    assert_eq!(
+        probe::status_within(&mut over, Duration::from_secs(5)),
+        Some(431),
+        "a head over the limit"
+    );
+
+    let head = probe::unfinished_head("/healthz", limit - 512);
+    let flooded = probe::flood_and_watch(server.pid(), &[addr], 1000, &head, 16 << 20, || {
+        assert_healthy(addr)
+    });
+    let grew = flooded.most.saturating_sub(flooded.rest);
+    assert!(
+        grew <= 64 << 20,
+        "1,000 unfinished heads took {} MiB above rest",
+        grew >> 20
+    );
+    assert!(
+        flooded.after <= flooded.rest + (16 << 20),
+        "{} MiB above rest 10 s after the connections closed (most {} MiB above)",
+        flooded.after.saturating_sub(flooded.rest) >> 20,
+        grew >> 20
+    );
 }

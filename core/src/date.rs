@@ -32,6 +32,11 @@ pub struct ServiceDate {
 /// Milliseconds of .NET's `DateTime.MinValue` (0001-01-01), which the service uses for "no date".
 pub const DOTNET_MIN_MILLIS: i64 = -62_135_596_800_000;
 
+/// The furthest a date may lie from the epoch, in milliseconds: a JavaScript `Date`'s range
+/// (±100,000,000 days), which holds every date the service's `DateTime` can (years 1 to 9999).
+/// A date beyond it is invalid in both faces: JavaScript could not hold it.
+pub const MAX_MILLIS: i64 = 8_640_000_000_000_000;
+
 /// Longest input quoted back in an error.
 const QUOTE_LIMIT: usize = 200;
 
@@ -46,7 +51,7 @@ impl ServiceDate {
 
     /// Parses `\/Date(ms±hhmm)\/`, also without the backslashes (`/Date(..)/`, as a JSON
     /// string value holds it) or without any slashes (`Date(..)`). Milliseconds may be
-    /// negative; the offset is optional. Anything else is [`Error::InvalidDate`] quoting the input.
+    /// negative, within [`MAX_MILLIS`] of the epoch; the offset is optional. Anything else is [`Error::InvalidDate`] quoting the input.
     pub fn parse(input: &str) -> Result<Self, Error> {
         Self::parse_inner(input).ok_or_else(|| Error::InvalidDate {
             input: quote(input),
@@ -96,7 +101,10 @@ impl ServiceDate {
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let millis: i64 = ms.parse().ok()?;
+        let millis: i64 = ms
+            .parse()
+            .ok()
+            .filter(|m: &i64| m.unsigned_abs() <= MAX_MILLIS as u64)?;
         let offset_minutes = if offset.is_empty() {
             None
         } else {
@@ -345,6 +353,8 @@ mod tests {
             (r"\/Date(-5)\/", -5, None),
             ("/Date(42)/", 42, None),
             ("/Date(-1-2359)/", -1, Some(-1439)),
+            ("/Date(8640000000000000)/", MAX_MILLIS, None),
+            ("/Date(-8640000000000000)/", -MAX_MILLIS, None),
         ];
         for (input, millis, offset) in cases {
             let d = ServiceDate::parse(input).unwrap_or_else(|e| panic!("{input}: {e}"));
@@ -367,6 +377,11 @@ mod tests {
             "/Date(12)",
             r"\/Date(12)/",
             "/Date(99999999999999999999)/",
+            // Beyond a JavaScript Date's range.
+            "/Date(8640000000000001)/",
+            "/Date(-8640000000000001)/",
+            "/Date(9223372036854775807)/",
+            "/Date(-9223372036854775808)/",
             "/Date(12+0000)/ ",
             "2024-01-01T00:00:00Z",
             "/Date(12 +0000)/",

@@ -307,7 +307,7 @@ mod tests {
     }
 
     impl JsonNode for Tree {
-        type Names = Vec<&'static str>;
+        type Names = Vec<String>;
 
         fn string(&self) -> Option<String> {
             match self {
@@ -348,16 +348,13 @@ mod tests {
                 _ => None,
             }
         }
-        fn names(&self) -> Option<Vec<&'static str>> {
+        fn names(&self) -> Option<Vec<String>> {
             match self {
-                Tree::Map(members) => Some(members.iter().map(|(k, _)| *k).collect()),
+                Tree::Map(members) => Some(members.iter().map(|(k, _)| (*k).to_owned()).collect()),
                 _ => None,
             }
         }
-        fn name_list(names: &Vec<&'static str>) -> Vec<String> {
-            names.iter().map(|n| (*n).to_owned()).collect()
-        }
-        fn value_at(&self, _: &Vec<&'static str>, index: usize) -> Option<Self> {
+        fn value_at(&self, _: &Vec<String>, index: usize) -> Option<Self> {
             match self {
                 Tree::Map(members) => members.get(index).map(|(_, v)| v.clone()),
                 _ => None,

@@ -5,6 +5,7 @@
 
 use fundraising_core::authorize::AuthorizeRequest;
 use fundraising_core::callback;
+use fundraising_core::date::MAX_MILLIS;
 use fundraising_core::encoding::{form_decode, form_encode};
 use fundraising_core::json::{self, campaign_to_service_json, event_pages_to_service_json};
 use fundraising_core::model::{Campaign, Donation, Event, EventCreated, EventPages};
@@ -249,7 +250,7 @@ proptest! {
     #![proptest_config(config())]
 
     #[test]
-    fn date_round_trip(ms in any::<i64>()) {
+    fn date_round_trip(ms in -MAX_MILLIS..=MAX_MILLIS) {
         let d = ServiceDate::from_millis(ms);
         let wire = d.to_wire();
         prop_assert_eq!(ServiceDate::parse(&wire)?, d);
@@ -258,7 +259,7 @@ proptest! {
     }
 
     #[test]
-    fn date_parses_every_form_and_offset(ms in any::<i64>(), off in -1439i16..=1439, form in 0usize..3, with_offset in any::<bool>()) {
+    fn date_parses_every_form_and_offset(ms in -MAX_MILLIS..=MAX_MILLIS, off in -1439i16..=1439, form in 0usize..3, with_offset in any::<bool>()) {
         let offset = if with_offset { offset_text(off) } else { String::new() };
         let inner = format!("{ms}{offset}");
         let text = match form {
@@ -270,6 +271,11 @@ proptest! {
         prop_assert_eq!(d.millis, ms);
         prop_assert_eq!(d.offset_minutes, with_offset.then_some(off));
         prop_assert_eq!(ServiceDate::parse(&d.to_wire())?.millis, ms);
+    }
+
+    #[test]
+    fn dates_beyond_a_javascript_date_are_invalid(ms in any::<i64>().prop_filter("out of range", |ms| ms.unsigned_abs() > MAX_MILLIS as u64)) {
+        prop_assert!(ServiceDate::parse(&ServiceDate::from_millis(ms).to_wire()).is_err());
     }
 
     #[test]

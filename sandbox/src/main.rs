@@ -10,10 +10,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use fundraising_sandbox::exec::{exec, ExecArgs, RunDir, EXIT_CANNOT_START};
 use fundraising_sandbox::{api_app, identity_app, Config, Sandbox};
-use fundraising_serve::{
-    serve, shutdown_signal, Limits, DEFAULT_HEADER_READ_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS,
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS,
-};
+use fundraising_serve::{serve, shutdown_signal, ListenerFlags};
 use tokio::net::TcpListener;
 
 /// Local emulator of the fundraising service: OpenID Connect identity server and resource API.
@@ -66,46 +63,16 @@ struct Args {
     /// Delay every answer of POST /connect/token by this many milliseconds.
     #[arg(long, env = "SANDBOX_TOKEN_DELAY_MS", default_value_t = 0)]
     token_delay_ms: u64,
-    /// Time a client has to send a whole request head (also the wait for the next request on a
-    /// kept-alive connection), in milliseconds; then the connection is closed. Both listeners.
-    #[arg(long, env = "SANDBOX_HEADER_READ_TIMEOUT_MS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_MS)]
-    header_read_timeout_ms: u64,
-    /// Time a socket read or write may wait without progress (a stalled body, a client that
-    /// stops reading, a request taking longer), in milliseconds; then the connection is closed.
-    #[arg(long, env = "SANDBOX_IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS)]
-    idle_timeout_ms: u64,
-    /// Time from a request's head to its answer's head (the body read included), in
-    /// milliseconds; then the connection is closed without an answer.
-    #[arg(long, env = "SANDBOX_REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
-    request_timeout_ms: u64,
-    /// Open connections at most, on each listener; at the cap new clients wait until one closes.
-    #[arg(long, env = "SANDBOX_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
-    max_connections: usize,
-    /// On SIGTERM or Ctrl-C the sandbox drains: both listeners close at once, and requests in
-    /// flight get this long to finish (in milliseconds); connections still open then are
-    /// closed and the process exits 0.
-    #[arg(
-        long = "drain-timeout-ms",
-        visible_alias = "drain-timeout",
-        alias = "shutdown-timeout-ms",
-        env = "SANDBOX_DRAIN_TIMEOUT_MS",
-        default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS
-    )]
-    shutdown_timeout_ms: u64,
+    /// The limits of both listeners (timeouts, head size, connections, drain deadline).
+    #[command(flatten)]
+    limits: ListenerFlags<SandboxEnv>,
 }
 
-impl Args {
-    /// The limits of both listeners.
-    fn limits(&self) -> Limits {
-        Limits::from_millis(
-            self.header_read_timeout_ms,
-            self.idle_timeout_ms,
-            self.request_timeout_ms,
-            self.max_connections,
-            self.shutdown_timeout_ms,
-        )
-    }
-}
+fundraising_serve::limit_env!(
+    /// The environment variables of the sandbox's listener limits (`SANDBOX_...`).
+    SandboxEnv,
+    "SANDBOX"
+);
 
 fn filter() -> tracing_subscriber::EnvFilter {
     tracing_subscriber::EnvFilter::try_from_default_env()
@@ -180,7 +147,7 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         .with_token_delay(Duration::from_millis(args.token_delay_ms));
     // Signal handlers are in place before anyone learns the addresses.
     let (api_shutdown, identity_shutdown) = (shutdown_signal()?, shutdown_signal()?);
-    let limits = args.limits();
+    let limits = args.limits.limits();
     println!("sandbox api listening on {api_url}");
     println!("sandbox identity listening on {identity_url}");
     tracing::info!(

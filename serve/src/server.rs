@@ -77,6 +77,9 @@ where
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
+        // The read buffer never grows past the head limit: a head that does not fit is
+        // answered 431, and an unfinished one holds at most this much.
+        .max_buf_size(limits.max_header_bytes)
         .keep_alive(true);
     let graceful = GracefulShutdown::new();
     let mut connections = JoinSet::new();
@@ -203,10 +206,35 @@ impl Connection {
         });
         let connection = watcher.watch(builder.serve_connection(TokioIo::new(io), service));
         if let Err(e) = connection.await {
-            tracing::debug!(%peer, "connection closed: {e}");
+            match refused_status(&e) {
+                Some(status) => tracing::info!(
+                    target: "fundraising_serve::refused",
+                    %peer,
+                    status,
+                    reason = %e,
+                    "request refused before routing"
+                ),
+                None => tracing::debug!(%peer, "connection closed: {e}"),
+            }
         }
         drop(permit);
     }
+}
+
+/// The status hyper answered a request it refused to parse with (it sends that answer itself,
+/// and no handler sees the request): 400 for a malformed request, 431 for a head over the
+/// limit (or too many headers), 414 for an over-long target. `None` for other ends of a
+/// connection (a client going away, a timeout).
+fn refused_status(e: &hyper::Error) -> Option<u16> {
+    if e.is_parse_too_large() {
+        // hyper's two too-large kinds: the head, or the request target alone.
+        return Some(if e.to_string().contains("URI") {
+            414
+        } else {
+            431
+        });
+    }
+    (e.is_parse() && !e.is_parse_version_h2()).then_some(400)
 }
 
 /// Errors of one incoming connection (the client went away before it was accepted), as

@@ -8,10 +8,10 @@ use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::client::FundraisingClient;
+use super::convert::from_js;
 use super::decode::decode;
 use super::options::CallOptions;
 use super::promise::promise;
-use crate::convert::from_js;
 use crate::Error;
 
 /// Reads `{name, description, eventType, location, startDate, completionDate, expiryDate,

@@ -7,6 +7,7 @@
 #[cfg(feature = "campaign")]
 mod campaign;
 mod client;
+mod convert;
 #[cfg(any(
     feature = "campaign",
     feature = "donation",

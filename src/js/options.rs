@@ -13,7 +13,7 @@ use js_sys::Object;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
-use crate::convert::from_js;
+use super::convert::from_js;
 use crate::Error;
 
 /// Milliseconds of the option `name` as a `Duration`: a finite number above zero (or zero

@@ -86,6 +86,9 @@ before(async () => {
   await until("nginx answering over TLS", async () => (await https("/healthz")).status === 200);
   const health = JSON.parse((await https("/healthz")).body);
   assert.equal(health.version, JSON.parse(readFileSync(join(root, "pkg", "package.json"), "utf8")).version);
+  // Readiness through nginx as the page's location gives it: discovery loaded in the background.
+  await until("/readyz through nginx answering ready", async () => (await https("/readyz")).status === 200);
+  assert.deepEqual(JSON.parse((await https("/readyz")).body), { status: "ready" });
 });
 
 after(async () => {

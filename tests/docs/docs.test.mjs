@@ -96,7 +96,11 @@ test("the README is a short first page, its sections in a newcomer's order", () 
 test("the repository has a licence, a changelog and a stated MSRV, and the docs say which versions go together", () => {
   assert.match(readFileSync(join(root, "LICENSE"), "utf8"), /^MIT License/);
   const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
-  assert.match(readFileSync(join(root, "CHANGELOG.md"), "utf8"), /^## Unreleased$/m);
+  // The changelog's newest section is the version every manifest carries (a release's
+  // changes sit under its own number, with its breaking changes and their migration).
+  const version = cargo.match(/^\[workspace\.package\][\s\S]*?^version = "([^"]+)"/m)?.[1];
+  const changelog = readFileSync(join(root, "CHANGELOG.md"), "utf8");
+  assert.equal(changelog.match(/^## (\S+)/m)?.[1], version, "CHANGELOG.md's newest section is not the workspace's version");
   const msrv = cargo.match(/^rust-version = "([0-9.]+)"/m)?.[1];
   assert.ok(msrv, "Cargo.toml's [workspace.package] states no rust-version");
   const compatibility = readFileSync(join(root, "docs", "compatibility.md"), "utf8");

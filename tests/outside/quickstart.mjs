@@ -1,7 +1,10 @@
-// Writes a Rust app made of the docs alone into the folder given: the [dependencies] and
-// .cargo/config.toml of docs/rust.md's "Set-up", and the README's Rust quick start as the body
-// of an async function. scripts/outside-tests.sh then checks it for wasm32 against the
-// packaged crates, so a snippet that uses a crate the set-up does not list fails there.
+// Writes a Rust app made of the docs alone into the folder given: the [dependencies],
+// [dev-dependencies] and .cargo/config.toml of docs/rust.md's "Set-up", the README's Rust quick
+// start as the body of an async function, and the browser tests of docs/rust.md's "Testing your
+// app offline" (each ```rust block whose first line is `// tests/NAME.rs`).
+// scripts/outside-tests.sh then runs `cargo test` in it under `fundraising-sandbox exec`
+// against the packaged crates: a snippet that uses a crate the set-up does not list fails
+// there, and so does a set-up that runs no test in the browser.
 //
 //   node tests/outside/quickstart.mjs DIR
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -35,6 +38,15 @@ writeFileSync(
   `[package]\nname = "quickstart"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[workspace]\n\n${dependencies}`,
 );
 writeFileSync(join(out, ".cargo", "config.toml"), config);
+let tests = 0;
+for (const block of blocks("docs/rust.md", "Testing your app offline", "rust")) {
+  const name = block.match(/^\/\/ (tests\/\w+\.rs)\n/)?.[1];
+  if (!name) continue;
+  mkdirSync(join(out, "tests"), { recursive: true });
+  writeFileSync(join(out, name), block);
+  tests++;
+}
+if (tests === 0) throw new Error("docs/rust.md's Testing your app offline: no `// tests/NAME.rs` block");
 const body = quickStart.replace(/^/gm, "    ");
 writeFileSync(
   join(out, "src", "lib.rs"),

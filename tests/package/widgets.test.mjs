@@ -1,5 +1,6 @@
 // dist/widgets/ (`make pkg`, scripts/build-widgets.mjs) holds exactly what a partner hosts: the
-// element scripts and what they load, one build of the package under content-hashed names whose
+// element scripts and what they load, the two builds of the package they use (the widgets' build,
+// and the light build for <fundraising-event>) under content-hashed names whose
 // hashes match their bytes, a .br and a .gz copy of each that decompress to the same bytes, and
 // no page or npm file. Served by the companion (`--static-dir dist/widgets`), it answers with the
 // headers docs/widgets.md lists for any host.
@@ -37,17 +38,18 @@ function loads(source) {
   return found;
 }
 
-test("dist/widgets holds the elements and one build of the package, and nothing else", async () => {
+test("dist/widgets holds the elements and the builds they load, and nothing else", async () => {
   assert.ok(existsSync(join(dir, "widget.js")), "dist/widgets is missing: run make pkg");
   const files = walk(dir);
   const plain = files.filter((f) => !/\.(br|gz)$/.test(f));
   assert.deepEqual(plain.filter((f) => /\.(html|css|md|json|d\.ts)$/.test(f)), [], "pages or npm files");
 
-  // What widget.js and donation-return.js reach: their modules, assets.js, and the build it names.
+  // What the element scripts reach: their modules, assets.js, and the builds it names.
   const assets = await import(pathToFileURL(join(dir, "pkg", "assets.js")).href);
-  assert.deepEqual(Object.keys(assets), ["widgets"], "assets.js names the widgets' build alone");
+  assert.deepEqual(Object.keys(assets).sort(), ["light", "widgets"], "assets.js names the widgets' and the light build");
   const reached = new Set();
-  const queue = ["widget.js", "donation-return.js", `pkg/${assets.widgets.js}`, `pkg/${assets.widgets.wasm}`];
+  const queue = ["widget.js", "donation-return.js", "event-widget.js",
+    ...Object.values(assets).flatMap((build) => [`pkg/${build.js}`, `pkg/${build.wasm}`])];
   while (queue.length > 0) {
     const file = posix.normalize(queue.shift());
     if (reached.has(file)) continue;
@@ -72,8 +74,10 @@ test("dist/widgets holds the elements and one build of the package, and nothing 
       if (existsSync(copy)) assert.ok(decode(readFileSync(copy)).equals(bytes), `${file}.${ext} holds other bytes`);
     }
   }
-  // The widgets' build's bytes are the npm package's own.
-  assert.ok(readFileSync(join(dir, "pkg", assets.widgets.wasm)).equals(readFileSync(join(root, "pkg", assets.widgets.wasm))));
+  // The builds' bytes are the npm package's own.
+  for (const build of Object.values(assets)) {
+    assert.ok(readFileSync(join(dir, "pkg", build.wasm)).equals(readFileSync(join(root, "pkg", build.wasm))), build.wasm);
+  }
 });
 
 let companion;
@@ -81,7 +85,7 @@ let base;
 
 before(async () => {
   assert.ok(existsSync(companionBin), "target/debug/fundraising-companion is missing: cargo build -p fundraising-companion");
-  companion = spawn(companionBin, ["--listen", "127.0.0.1:0", "--static-dir", dir], {
+  companion = spawn(companionBin, ["--listen", "127.0.0.1:0", "--demo", "--static-dir", dir], {
     env: { ...process.env, FUNDRAISING_CLIENT_SECRET: "unused" },
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -3,6 +3,7 @@
 mod discovery;
 mod id_token;
 mod jwks;
+mod loader;
 mod provider;
 mod ring_provider;
 mod token_endpoint;

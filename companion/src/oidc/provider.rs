@@ -1,13 +1,14 @@
-//! The identity server as the companion sees it: discovery (lazy, cached, retried on
-//! failure), the JWKS (cached, refetched once on an unknown `kid`), the token endpoint and
+//! The identity server as the companion sees it: discovery (loaded once, one attempt at a
+//! time, with backoff after a failure), the JWKS (cached, refetched once on an unknown `kid`), the token endpoint and
 //! revocation. Nothing here is specific to the sandbox: any OpenID provider with discovery,
 //! `client_secret_basic` and RS256 works.
 
 use super::discovery::{discovery_url, issuer_matches, ProviderMetadata};
 use super::id_token::{decode_header, validate_id_token, Expectations, IdTokenClaims};
 use super::jwks::{JwkSet, VerificationKeys};
+use super::loader::Loader;
 use super::token_endpoint::{TokenErrorBody, TokenGrant, TokenResponse};
-use crate::config::Settings;
+use crate::config::{redacted, Settings};
 use crate::error::Error;
 use crate::metrics::Metrics;
 use crate::secret::Secret;
@@ -37,7 +38,8 @@ pub struct Provider {
     app_id: String,
     /// The `Authorization` header of client authentication, computed once.
     authorization: HeaderValue,
-    metadata: Mutex<Option<Arc<ProviderMetadata>>>,
+    /// The discovery document, loaded once (single flight, with backoff).
+    discovery: Loader,
     /// The JWKS's verification keys, parsed once per fetch.
     keys: Mutex<Option<Arc<VerificationKeys>>>,
 }
@@ -102,7 +104,7 @@ impl Provider {
             auth_url: settings.auth_url.clone(),
             app_id: settings.app_id.clone(),
             authorization: client_authorization(&settings.app_id, &settings.client_secret),
-            metadata: Mutex::new(None),
+            discovery: Loader::default(),
             keys: Mutex::new(None),
         })
     }
@@ -134,17 +136,31 @@ impl Provider {
         })
     }
 
-    /// The discovery document: fetched on first use and cached; a failed fetch is retried
-    /// by the next caller.
+    /// The discovery document: fetched on first use and kept; one fetch at a time, and after
+    /// a failure none until a backoff has passed (see [`Loader`]).
     pub async fn metadata(&self) -> Result<Arc<ProviderMetadata>, Error> {
-        let mut cached = self.metadata.lock().await;
-        if let Some(metadata) = cached.as_ref() {
-            return Ok(metadata.clone());
-        }
+        self.discovery.get(|| self.fetch_metadata()).await
+    }
+
+    /// Whether the discovery document has been loaded (calls no one).
+    pub fn discovery_loaded(&self) -> bool {
+        self.discovery.loaded().is_some()
+    }
+
+    /// When discovery may be tried next: `None` once it is loaded or when it may be now.
+    pub async fn next_discovery_attempt(&self) -> Option<tokio::time::Instant> {
+        self.discovery.next_attempt().await
+    }
+
+    async fn fetch_metadata(&self) -> Result<ProviderMetadata, Error> {
         let url = discovery_url(&self.auth_url).ok_or(Error::UpstreamUnavailable)?;
         let metadata: ProviderMetadata = self.get_json("discovery", &url).await?;
         if !issuer_matches(&self.auth_url, &metadata.issuer) {
-            tracing::error!(issuer = %metadata.issuer, auth_url = %self.auth_url, "discovery issuer differs from --auth-url");
+            tracing::error!(
+                issuer = %metadata.issuer,
+                auth_url = %redacted(&self.auth_url),
+                "discovery issuer differs from --auth-url"
+            );
             return Err(Error::UpstreamUnavailable);
         }
         if let Some(methods) = &metadata.token_endpoint_auth_methods_supported {
@@ -154,8 +170,6 @@ impl Provider {
                 );
             }
         }
-        let metadata = Arc::new(metadata);
-        *cached = Some(metadata.clone());
         Ok(metadata)
     }
 

@@ -7,11 +7,6 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
-use std::time::Duration;
-
-/// Longest a readiness check waits for the identity server's discovery document.
-pub const READY_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
-
 /// The companion's version, which `/healthz` and `--version` report: the npm package and the
 /// crates of the same minor version work with it (docs/compatibility.md).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -22,29 +17,24 @@ pub async fn healthz() -> Json<Value> {
     Json(json!({ "status": "ok", "version": VERSION }))
 }
 
-/// Readiness: 200 `{"status":"ready"}` when the companion can do its work: Redis answers
-/// `PING` (with `--redis-url`) and the identity server's discovery document has been read
-/// (it is fetched now if it has not been, within [`READY_CHECK_TIMEOUT`]). Otherwise 503
-/// `{"status":"unavailable","missing":[...]}` naming `redis` and/or `discovery`; while the
-/// process drains, 503 `{"status":"draining","missing":["draining"]}`.
+/// Readiness: 200 `{"status":"ready"}` when the companion can do its work: the identity
+/// server's discovery document is loaded and, with `--redis-url`, Redis answered the last
+/// background `PING`. Otherwise 503 `{"status":"unavailable","missing":[...]}` naming
+/// `discovery` and/or `redis`; while the process drains, 503
+/// `{"status":"draining","missing":["draining"]}`. It reads the state a background task keeps
+/// fresh ([`AppState::keep_fresh`]): no call is made per request.
 pub async fn readyz(State(state): State<AppState>) -> Response {
     let no_store = [(CACHE_CONTROL, HeaderValue::from_static("no-store"))];
     if state.is_draining() {
         let body = json!({ "status": "draining", "missing": ["draining"] });
         return (StatusCode::SERVICE_UNAVAILABLE, no_store, Json(body)).into_response();
     }
-    let discovery = async {
-        tokio::time::timeout(READY_CHECK_TIMEOUT, state.provider().metadata())
-            .await
-            .is_ok_and(|m| m.is_ok())
-    };
-    let (redis, discovery) = tokio::join!(state.refreshes().store_answers(), discovery);
     let mut missing = Vec::new();
-    if redis == Some(false) {
-        missing.push("redis");
-    }
-    if !discovery {
+    if !state.provider().discovery_loaded() {
         missing.push("discovery");
+    }
+    if state.redis_answers() == Some(false) {
+        missing.push("redis");
     }
     if missing.is_empty() {
         (StatusCode::OK, no_store, Json(json!({ "status": "ready" }))).into_response()

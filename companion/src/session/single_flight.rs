@@ -1,5 +1,6 @@
 //! One upstream call per key at a time: concurrent refreshes of one session share a call.
 
+use crate::clock::Clock;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::future::Future;
@@ -27,11 +28,13 @@ struct Flight<T> {
 }
 
 impl<T> Flight<T> {
-    /// Whether the flight is still shared: running, or finished with a kept outcome less
-    /// than `grace` ago.
-    fn live(&self, grace: Duration, keep: fn(&T) -> bool) -> bool {
+    /// Whether the flight is still shared at `now`: running, or finished with a kept outcome
+    /// less than `grace` before.
+    fn live(&self, now: Instant, grace: Duration, keep: fn(&T) -> bool) -> bool {
         match &*self.outcome.borrow() {
-            Some((value, finished)) => keep(value) && finished.elapsed() < grace,
+            Some((value, finished)) => {
+                keep(value) && now.saturating_duration_since(*finished) < grace
+            }
             None => self.outcome.has_changed().is_ok(),
         }
     }
@@ -46,6 +49,7 @@ pub struct SingleFlight<T> {
     flights: Mutex<HashMap<[u8; 32], Flight<T>>>,
     grace: Duration,
     keep: fn(&T) -> bool,
+    clock: Clock,
 }
 
 impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
@@ -56,7 +60,14 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
             flights: Mutex::new(HashMap::new()),
             grace,
             keep,
+            clock: Clock::default(),
         }
+    }
+
+    /// The same group, counting its grace period on `clock`.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The outcome of the call for `key`: started with `make` unless one is running or
@@ -70,8 +81,8 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
         let hash: [u8; 32] = Sha256::digest(key.as_bytes()).into();
         let (mut outcome, part) = {
             let mut flights = self.flights.lock().unwrap_or_else(|e| e.into_inner());
-            let (grace, keep) = (self.grace, self.keep);
-            flights.retain(|_, f| f.live(grace, keep));
+            let (now, grace, keep) = (self.clock.now(), self.grace, self.keep);
+            flights.retain(|_, f| f.live(now, grace, keep));
             match flights.get(&hash) {
                 Some(flight) => {
                     let part = if flight.outcome.borrow().is_some() {
@@ -84,9 +95,10 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
                 None => {
                     let (tx, rx) = watch::channel(None);
                     let fut = make();
+                    let clock = self.clock.clone();
                     tokio::spawn(async move {
                         let value = fut.await;
-                        let _ = tx.send(Some((value, Instant::now())));
+                        let _ = tx.send(Some((value, clock.now())));
                     });
                     flights.insert(
                         hash,
@@ -110,7 +122,7 @@ impl<T: Clone + Send + Sync + 'static> SingleFlight<T> {
         let mut outcome = {
             let flights = self.flights.lock().unwrap_or_else(|e| e.into_inner());
             let flight = flights.get(&hash)?;
-            if !flight.live(self.grace, self.keep) {
+            if !flight.live(self.clock.now(), self.grace, self.keep) {
                 return None;
             }
             flight.outcome.clone()
@@ -235,5 +247,22 @@ mod tests {
             group.run("k", || async { Ok(3) }).await,
             Some((Ok(3), Part::Ran))
         );
+    }
+
+    /// The grace period is counted on the group's clock: moved past it, the outcome is no
+    /// longer shared, with no time spent waiting.
+    #[tokio::test]
+    async fn the_grace_period_is_counted_on_the_groups_clock() {
+        let clock = Clock::default();
+        let group = SingleFlight::<Result<u32, ()>>::new(Duration::from_secs(10), |v| v.is_ok())
+            .with_clock(clock.clone());
+        assert_eq!(
+            group.run("k", || async { Ok(1) }).await,
+            Some((Ok(1), Part::Ran))
+        );
+        clock.advance(Duration::from_secs(9));
+        assert_eq!(group.joined("k").await, Some(Ok(1)), "9 s on");
+        clock.advance(Duration::from_secs(1));
+        assert_eq!(group.joined("k").await, None, "10 s on");
     }
 }

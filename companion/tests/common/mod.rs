@@ -6,6 +6,7 @@
 
 pub mod browser;
 pub mod logs;
+pub mod process;
 pub mod provider;
 pub mod redis;
 

@@ -84,6 +84,74 @@ async fn an_https_public_origin_makes_the_cookie_secure() {
         .any(|a| a == "Secure"));
 }
 
+/// The session cookie is host-only (no `Domain`: no sibling subdomain receives it or may set
+/// one that is taken for it) and kept to the companion's own paths, on every answer that sets
+/// it, `Secure` over https.
+#[tokio::test]
+async fn the_session_cookie_is_host_only_and_kept_to_the_companions_paths() {
+    let identity = start_identity().await;
+    let mut s = settings(&identity.url);
+    s.public_origin = "https://partner.example".into();
+    s.allow_origin(ORIGIN).unwrap();
+    let companion = start_companion(s).await;
+    let signed = sign_in(&identity.url, FULL_SCOPE).await;
+    let exchanged = post(&companion, "/auth/token", Some(&token_body(&signed)), None).await;
+    assert_eq!(exchanged.status, 200, "{}", exchanged.body);
+    let refreshed = post(&companion, "/auth/refresh", None, Some(&exchanged.cookie())).await;
+    assert_eq!(refreshed.status, 200, "{}", refreshed.body);
+    let logout = post(&companion, "/auth/logout", None, Some(&refreshed.cookie())).await;
+    for reply in [&exchanged, &refreshed, &logout] {
+        let cookies: Vec<&str> = reply
+            .headers
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap())
+            .collect();
+        assert_eq!(cookies.len(), 1, "{cookies:?}");
+        let attributes: Vec<String> = cookies[0]
+            .split("; ")
+            .skip(1)
+            .map(str::to_ascii_lowercase)
+            .collect();
+        assert!(
+            !attributes.iter().any(|a| a.starts_with("domain")),
+            "{cookies:?}"
+        );
+        assert!(attributes.contains(&"path=/auth".to_owned()), "{cookies:?}");
+        for needed in ["secure", "httponly", "samesite=strict"] {
+            assert!(attributes.contains(&needed.to_owned()), "{cookies:?}");
+        }
+    }
+}
+
+/// A sign-in that asked for fewer scopes gets an answer, and later refreshes, with no more
+/// than those: the companion never asks the identity server for more than the page did.
+#[tokio::test]
+async fn no_answer_holds_wider_scopes_than_the_sign_in_asked() {
+    let identity = start_identity().await;
+    let companion = start_companion(settings(&identity.url)).await;
+    let signed = sign_in(&identity.url, "openid profile offline_access").await;
+    let exchanged = post(&companion, "/auth/token", Some(&token_body(&signed)), None).await;
+    assert_eq!(exchanged.status, 200, "{}", exchanged.body);
+    let refreshed = post(&companion, "/auth/refresh", None, Some(&exchanged.cookie())).await;
+    assert_eq!(refreshed.status, 200, "{}", refreshed.body);
+    for reply in [&exchanged, &refreshed] {
+        let scope = reply.json()["scope"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let granted: Vec<&str> = scope.split(' ').collect();
+        assert!(!granted.contains(&"email"), "{scope}");
+        assert!(
+            granted
+                .iter()
+                .all(|s| ["openid", "profile", "offline_access"].contains(s)),
+            "{scope}"
+        );
+        assert!(reply.json()["profile"]["email"].is_null());
+    }
+}
+
 #[tokio::test]
 async fn without_offline_access_no_session_is_kept() {
     let identity = start_identity().await;

@@ -286,9 +286,10 @@ async fn a_cookie_in_the_former_format_is_session_expired_and_cleared() {
 }
 
 /// The grace window counts from the end of the refresh, not its start: with a slow identity
-/// server (a 2 s refresh), a request still carrying the old cookie 3 s after the answer,
-/// inside a 4 s window, gets the new session without any upstream call; counted from the
-/// start (5 s) it would have replayed a used refresh token and ended the session. (The same
+/// server (a 2 s refresh), a request still carrying the old cookie 3 s after the answer (on the
+/// companion's clock), inside a 4 s window, gets the new session without any upstream call;
+/// counted from the start (5 s) it would have replayed a used refresh token and ended the
+/// session. 2 s later on that clock, past the window, the old cookie goes upstream. (The same
 /// at full scale, a 3 s refresh and 8 s within 10 s, is the single-flight unit test.)
 #[tokio::test]
 async fn the_grace_window_counts_from_the_end_of_a_slow_refresh() {
@@ -296,6 +297,7 @@ async fn the_grace_window_counts_from_the_end_of_a_slow_refresh() {
     let identity = start_identity_with(|s| s.with_token_delay(refresh_time), None).await;
     let mut s = settings(&identity.url);
     s.refresh_grace = std::time::Duration::from_secs(4);
+    let clock = s.clock.clone();
     let companion = start_companion(s).await;
     let (cookie1, _) = signed_in(&identity, &companion).await;
 
@@ -303,21 +305,25 @@ async fn the_grace_window_counts_from_the_end_of_a_slow_refresh() {
     let first = post(&companion, "/auth/refresh", None, Some(&cookie1)).await;
     assert_eq!(first.status, 200, "{}", first.body);
     assert!(started.elapsed() >= refresh_time, "the refresh was slow");
-    let answered = std::time::Instant::now();
     let calls = identity.token_calls();
 
-    // Another tab, 3 s after the answer (the scenario's pause, not a synchronisation).
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    // Another tab, 3 s after the answer.
+    clock.advance(std::time::Duration::from_secs(3));
     let late = post(&companion, "/auth/refresh", None, Some(&cookie1)).await;
-    assert!(
-        answered.elapsed() < std::time::Duration::from_secs(4),
-        "still inside the window: {:?}",
-        answered.elapsed()
-    );
     assert_eq!(late.status, 200, "{}", late.body);
     assert_eq!(late.json()["accessToken"], first.json()["accessToken"]);
     assert_eq!(identity.token_calls(), calls, "no used token replayed");
     // The newest cookie still works: the session was not revoked.
     let next = post(&companion, "/auth/refresh", None, Some(&first.cookie())).await;
     assert_eq!(next.status, 200, "{}", next.body);
+    // 5 s after the first answer, the window is over for the first cookie: it goes upstream.
+    clock.advance(std::time::Duration::from_secs(2));
+    let calls = identity.token_calls();
+    let replayed = post(&companion, "/auth/refresh", None, Some(&cookie1)).await;
+    assert_eq!(
+        identity.token_calls(),
+        calls + 1,
+        "past the window it goes upstream"
+    );
+    assert_eq!(replayed.status, 401, "{}", replayed.body);
 }

@@ -33,11 +33,17 @@ async fn a_stopped_identity_server_is_upstream_unavailable_fast_and_a_restart_re
         started.elapsed()
     );
 
-    // The identity server comes up on that address: discovery is retried and works.
+    // The identity server comes up on that address: discovery is retried in the background
+    // (after a pause that grows from 250 ms), and readiness says when it has loaded.
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .expect("rebind the port");
     let mut identity = start_identity_with(|s| s, Some(listener)).await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while get(&companion, "/readyz", None).await.status != 200 {
+        assert!(Instant::now() < deadline, "discovery never loaded");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let signed = sign_in(&identity.url, FULL_SCOPE).await;
     let reply = post(&companion, "/auth/token", Some(&token_body(&signed)), None).await;
     assert_eq!(reply.status, 200, "{}", reply.body);

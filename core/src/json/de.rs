@@ -187,12 +187,9 @@ impl<N: JsonNode> Tree<'_, N> {
 
     /// The members of an object, in its own order.
     fn members(&self) -> Option<Members<'_, N>> {
-        let names = self.0.names()?;
-        let list = N::name_list(&names);
         Some(Members {
             node: self.0,
-            names,
-            list,
+            names: self.0.names()?,
             next: 0,
             current: String::new(),
         })
@@ -437,7 +434,6 @@ impl<'de, N: JsonNode> de::SeqAccess<'de> for Items<N> {
 struct Members<'a, N: JsonNode> {
     node: &'a N,
     names: N::Names,
-    list: Vec<String>,
     next: usize,
     /// The name of the member whose value is read next.
     current: String,
@@ -462,7 +458,7 @@ impl<'de, N: JsonNode> de::MapAccess<'de> for Members<'_, N> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, DeError> {
-        let Some(name) = self.list.get(self.next) else {
+        let Some(name) = self.names.as_ref().get(self.next) else {
             return Ok(None);
         };
         self.current.clone_from(name);
@@ -480,7 +476,7 @@ impl<'de, N: JsonNode> de::MapAccess<'de> for Members<'_, N> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.list.len() - self.next)
+        Some(self.names.as_ref().len() - self.next)
     }
 }
 

@@ -14,11 +14,15 @@ use crate::shape::Model;
 use crate::Error;
 
 pub use de::{from_node, DeError};
-pub use node::{member, member_as_stated, Casings, JsonNode};
+pub use node::{member, member_as_stated, JsonNode};
 pub use service_shape::{
     campaign_to_service_json, escape_slashes, event_pages_to_service_json, to_service_text,
 };
-pub use shaped::{decode_request_tree, decode_tree, Build};
+pub use shaped::{decode_request_tree, decode_tree, Build, Made, Normalised};
+
+/// How deep JSON may nest (arrays and objects in one another, the outermost counted), as core
+/// reads it natively (serde_json's limit): a deeper answer is not read, in the browser either.
+pub const MAX_DEPTH: usize = 127;
 
 /// Decodes a JSON document into the model `T` by the service's rules (see [`decode_tree`]): field
 /// names match ASCII case-insensitively (`CampaignGuid`, `campaignGuid` and `campaignguid` are
@@ -38,13 +42,13 @@ pub fn decode<T: Model + DeserializeOwned>(text: &str) -> Result<T, Error> {
 /// dates only as the value `/Date(ms[±hhmm])/` (a literal backslash, or any other form, is
 /// an error naming the field). The sandbox reads requests with it.
 pub fn decode_request<T: Model + DeserializeOwned>(value: &Value) -> Result<T, Error> {
-    let normalized = decode_request_tree(value, T::SHAPE)?;
+    let normalized = decode_request_tree(value, T::SHAPE, &mut Normalised)?;
     Ok(serde_json::from_value(normalized)?)
 }
 
 /// Like [`decode`], from an already parsed [`Value`].
 pub fn decode_value<T: Model + DeserializeOwned>(value: &Value) -> Result<T, Error> {
-    let normalized = decode_tree(value, T::SHAPE)?;
+    let normalized = decode_tree(value, T::SHAPE, &mut Normalised)?;
     Ok(serde_json::from_value(normalized)?)
 }
 
@@ -66,6 +70,13 @@ mod tests {
         assert_eq!(d.amount, "1.50");
         assert_eq!(d.status, DonationStatus::Accepted);
         assert_eq!(d.donation_date, ServiceDate::from_millis(5));
+    }
+
+    #[test]
+    fn max_depth_is_how_deep_serde_json_reads() {
+        let nested = |n: usize| "[".repeat(n) + &"]".repeat(n);
+        assert!(serde_json::from_str::<Value>(&nested(MAX_DEPTH)).is_ok());
+        assert!(serde_json::from_str::<Value>(&nested(MAX_DEPTH + 1)).is_err());
     }
 
     #[test]

@@ -3,19 +3,15 @@
 //! name, the member names, the member at a position); the rules (the service's member-name
 //! rule, error bodies, model decoding) are written once, here, over this trait.
 
-use std::cell::RefCell;
-
 use serde_json::Value;
 
-use super::shaped::Build;
 use crate::shape::Shape;
-use crate::ServiceDate;
 
 /// Read access to one node of a parsed JSON tree.
 pub trait JsonNode: Sized {
-    /// An object's member names, in a form that is cheap to compare with another object's: two
-    /// equal values must list the same names in the same order.
-    type Names: PartialEq;
+    /// An object's member names in the object's order, in a form that is cheap to hold (in the
+    /// browser, one list shared by the objects with the same names) and to compare.
+    type Names: PartialEq + AsRef<[String]>;
 
     /// The text of a JSON string (as is), `None` for anything else.
     fn string(&self) -> Option<String>;
@@ -40,14 +36,12 @@ pub trait JsonNode: Sized {
     fn get(&self, name: &'static str) -> Option<Self>;
     /// This object's member names; `None` when this is not an object.
     fn names(&self) -> Option<Self::Names>;
-    /// The names of `names`, in the object's order.
-    fn name_list(names: &Self::Names) -> Vec<String>;
     /// The value of the member at `index` of `names` (this object's own names).
     fn value_at(&self, names: &Self::Names, index: usize) -> Option<Self>;
 
     /// The member `name` as the service's casing rules read it (see [`member`]).
     fn member(&self, name: &'static str) -> Option<Self> {
-        member(self, name, &Casings::default())
+        member(self, name)
     }
 
     /// The member named exactly as field `index` of `shape`: [`JsonNode::get`] of its name. A
@@ -62,65 +56,38 @@ pub trait JsonNode: Sized {
 /// whose name equals it ignoring ASCII case. `None` (absent) when there is none, so `null`
 /// counts as absent.
 ///
-/// `casings` remembers the names of the last object asked about: the objects of a list usually
-/// have the same names, and then only the first one's are read (in the browser, a copy of each
-/// name). Reuse one [`Casings`] across the objects of one document.
-///
 /// ```
-/// use fundraising_core::json::{member, Casings, JsonNode};
-/// let casings = Casings::default();
-/// let a = serde_json::json!({"Title": "A", "title": null});
-/// let b = serde_json::json!({"Title": "B", "title": null});
-/// assert_eq!(member(&a, "title", &casings), Some(serde_json::json!("A")));
-/// assert_eq!(member(&b, "title", &casings), Some(serde_json::json!("B")));
-/// assert_eq!(member(&b, "summary", &casings), None);
+/// use fundraising_core::json::member;
+/// let a = serde_json::json!({"TITLE": null, "Title": "A", "title": null});
+/// assert_eq!(member(&a, "title"), Some(serde_json::json!("A")));
+/// assert_eq!(member(&a, "summary"), None);
 /// ```
-pub fn member<N: JsonNode>(node: &N, name: &'static str, casings: &Casings<N::Names>) -> Option<N> {
-    member_with(node, name, node.get(name), casings)
+pub fn member<N: JsonNode>(node: &N, name: &'static str) -> Option<N> {
+    member_with(node, name, node.get(name))
 }
 
 /// [`member`] of field `index` of `shape` (the exact name looked up with
 /// [`JsonNode::get_field`]).
-pub fn field_member<N: JsonNode>(
-    node: &N,
-    shape: &'static Shape,
-    index: usize,
-    casings: &Casings<N::Names>,
-) -> Option<N> {
+pub fn field_member<N: JsonNode>(node: &N, shape: &'static Shape, index: usize) -> Option<N> {
     let name = shape.fields.get(index)?.name;
-    member_with(node, name, node.get_field(shape, index), casings)
+    member_with(node, name, node.get_field(shape, index))
 }
 
 /// The rule of [`member`], `exact` being the member of exactly that name.
-fn member_with<N: JsonNode>(
-    node: &N,
-    name: &'static str,
-    exact: Option<N>,
-    casings: &Casings<N::Names>,
-) -> Option<N> {
-    if let Some(value) = exact {
-        if !value.is_null() {
-            return Some(value);
-        }
+fn member_with<N: JsonNode>(node: &N, name: &'static str, exact: Option<N>) -> Option<N> {
+    if let Some(value) = exact.filter(|value| !value.is_null()) {
+        return Some(value);
     }
     let names = node.names()?;
-    let mut known = casings.0.borrow_mut();
-    let known = match &mut *known {
-        Some(known) if known.names == names => known,
-        slot => slot.insert(Known {
-            list: N::name_list(&names),
-            names,
-        }),
-    };
-    // Read by the remembered names, which equal this object's own.
-    let Known { names, list } = known;
-    list.iter()
-        .enumerate()
-        .filter(|(_, other)| other.as_str() != name && other.eq_ignore_ascii_case(name))
-        .find_map(|(index, _)| node.value_at(names, index).filter(|value| !value.is_null()))
+    let list = names.as_ref().iter().enumerate();
+    list.filter(|(_, other)| other.as_str() != name && other.eq_ignore_ascii_case(name))
+        .find_map(|(index, _)| {
+            node.value_at(&names, index)
+                .filter(|value| !value.is_null())
+        })
 }
 
-/// The rule [`member`] applies, as the spec states it and without any memory: the reference
+/// The rule [`member`] applies, as the spec states it: the reference
 /// the unit tests and the `member_names` fuzz target check [`member`] against.
 #[doc(hidden)]
 pub fn member_as_stated(node: &Value, name: &str) -> Option<Value> {
@@ -134,21 +101,6 @@ pub fn member_as_stated(node: &Value, name: &str) -> Option<Value> {
     }
 }
 
-/// What [`member`] remembers of the last object's names (see there).
-pub struct Casings<Names>(RefCell<Option<Known<Names>>>);
-
-impl<Names> Default for Casings<Names> {
-    fn default() -> Self {
-        Casings(RefCell::new(None))
-    }
-}
-
-/// One object's names: as the tree compares them, and as text to compare casings with.
-struct Known<Names> {
-    names: Names,
-    list: Vec<String>,
-}
-
 impl JsonNode for Value {
     type Names = Vec<String>;
 
@@ -160,11 +112,11 @@ impl JsonNode for Value {
         self.as_f64()
     }
 
+    /// The text JavaScript writes for the number (`String(n)` of what `JSON.parse` reads), as
+    /// the browser has it: `1.0` is `"1"`, `1e21` is `"1e+21"`.
     fn number_text(&self) -> Option<String> {
-        match self {
-            Value::Number(n) => Some(n.to_string()),
-            _ => None,
-        }
+        let n = self.as_f64()?;
+        Some(ryu_js::Buffer::new().format(n).to_owned())
     }
 
     fn boolean(&self) -> Option<bool> {
@@ -191,58 +143,8 @@ impl JsonNode for Value {
         Some(self.as_object()?.keys().cloned().collect())
     }
 
-    fn name_list(names: &Vec<String>) -> Vec<String> {
-        names.clone()
-    }
-
     fn value_at(&self, names: &Vec<String>, index: usize) -> Option<Self> {
         self.as_object()?.get(names.get(index)?).cloned()
-    }
-}
-
-impl Build for Value {
-    type Out = Value;
-
-    fn keep(&self) -> Value {
-        self.clone()
-    }
-
-    fn new_null() -> Value {
-        Value::Null
-    }
-
-    fn new_text(text: &str) -> Value {
-        Value::String(text.to_owned())
-    }
-
-    fn new_number(n: f64) -> Value {
-        Value::from(n)
-    }
-
-    fn new_integer(n: i64) -> Value {
-        Value::from(n)
-    }
-
-    fn new_boolean(b: bool) -> Value {
-        Value::Bool(b)
-    }
-
-    /// The date in the serde form of [`ServiceDate`], keeping the offset it was sent with.
-    fn new_date(date: ServiceDate) -> Value {
-        Value::String(date.to_json_string_as_sent())
-    }
-
-    fn new_object(_node: Option<&Value>, shape: &'static Shape, values: Vec<Value>) -> Value {
-        let members = shape.fields.iter().map(|f| f.name.to_owned()).zip(values);
-        Value::Object(members.collect())
-    }
-
-    fn new_list(_node: &Value, items: Vec<Value>) -> Value {
-        Value::Array(items)
-    }
-
-    fn new_empty_list() -> Value {
-        Value::Array(Vec::new())
     }
 }
 
@@ -253,43 +155,18 @@ mod tests {
 
     #[test]
     fn exact_name_first_then_the_first_other_casing_that_is_not_null() {
-        let casings = Casings::default();
         let node = json!({"a": 1, "TITLE": null, "Title": "x", "title": null});
-        assert_eq!(member(&node, "title", &casings), Some(json!("x")));
-        // serde_json keeps members sorted by name: `TiTlE` comes before `Title`.
-        let node = json!({"TITLE": null, "Title": "x", "title": null, "TiTlE": "y"});
-        assert_eq!(member(&node, "title", &casings), Some(json!("y")));
+        assert_eq!(member(&node, "title"), Some(json!("x")));
+        // Members keep the order they were sent in, as `JSON.parse` keeps them.
+        let node: Value = serde_json::from_str(r#"{"TiTlE": "y", "Title": "x"}"#).unwrap();
+        assert_eq!(member(&node, "title"), Some(json!("y")));
         assert_eq!(member_as_stated(&node, "title"), Some(json!("y")));
         let node = json!({"a": 1});
-        assert_eq!(member(&node, "a", &casings), Some(json!(1)));
-        assert_eq!(member(&node, "b", &casings), None);
+        assert_eq!(member(&node, "a"), Some(json!(1)));
+        assert_eq!(member(&node, "b"), None);
         let null_only = json!({"title": null, "TITLE": null});
-        assert_eq!(member(&null_only, "title", &casings), None);
-        assert_eq!(member(&json!([1]), "title", &casings), None);
-        assert_eq!(member(&json!("title"), "title", &casings), None);
-    }
-
-    #[test]
-    fn remembered_casings_never_answer_for_an_object_with_other_names() {
-        let casings = Casings::default();
-        let objects = [
-            json!({"pageTitle": null, "PageTitle": "A"}),
-            json!({"pageTitle": null, "PageTitle": "B"}),
-            json!({"pageTitle": null}),
-            json!({"PAGETITLE": "D"}),
-            json!({"pageTitle": null, "PageTitle": "E"}),
-            json!({"pageTitle": null, "PageTitle": null, "pagetitle": "F"}),
-        ];
-        for _ in 0..2 {
-            for object in &objects {
-                for name in ["pageTitle", "smsCode"] {
-                    assert_eq!(
-                        member(object, name, &casings),
-                        member_as_stated(object, name),
-                        "{object} {name}"
-                    );
-                }
-            }
-        }
+        assert_eq!(member(&null_only, "title"), None);
+        assert_eq!(member(&json!([1]), "title"), None);
+        assert_eq!(member(&json!("title"), "title"), None);
     }
 }

@@ -1,5 +1,5 @@
 //! Core's one decoder of the service's JSON: a parsed tree read through a model's [`Shape`],
-//! its result built by the tree's own [`Build`].
+//! its result made by a [`Build`]er.
 //!
 //! The rules, the same everywhere: member names match ASCII case-insensitively (an exact
 //! match first), unknown members are dropped, `null` counts as absent, a missing member gets
@@ -11,62 +11,121 @@
 //! ([`super::decode`]); in the browser it is the plain JS object the caller receives, built
 //! from the `JSON.parse` tree with the values it already holds.
 
-use super::node::{field_member, Casings, JsonNode};
+use std::marker::PhantomData;
+
+use serde_json::Value;
+
+use super::node::{field_member, JsonNode};
 use crate::shape::{Field, Kind, Presence, Shape};
 use crate::{Error, ServiceDate};
 
-/// A tree core's decoder builds its result in: what it makes from the tree's own values and
-/// from values it decides (defaults, dates, canonical spellings).
-pub trait Build: JsonNode {
+/// A value core's decoder decides (a default, a date, a canonical spelling, a number's text)
+/// rather than keeps from the tree.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Made<'a> {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A whole number.
+    Integer(i64),
+    /// A string.
+    Text(&'a str),
+    /// A date.
+    Date(ServiceDate),
+    /// An empty array.
+    EmptyList,
+}
+
+/// What core's decoder builds its result with, from a tree of nodes `N`: the values it keeps
+/// from the tree and those it decides. Natively [`Normalised`]; in the browser, the edits that
+/// make the `JSON.parse` tree the result.
+pub trait Build<N> {
     /// A value of the result.
     type Out;
 
-    /// This node, as it is: a string, a number, a boolean, a member of unknown shape.
-    fn keep(&self) -> Self::Out;
-    /// This node, a whole number `n` (natively an integer; in the browser the number itself).
-    fn whole(&self, n: i64) -> Self::Out {
-        let _ = self;
-        Self::new_integer(n)
+    /// `node`, as it is: a string, a number, a boolean, a member of unknown shape.
+    fn keep(&mut self, node: &N) -> Self::Out;
+    /// `node`, a whole number `n` (natively an integer; in the browser the number itself).
+    fn whole(&mut self, node: &N, n: i64) -> Self::Out {
+        let _ = node;
+        self.make(Made::Integer(n))
     }
-    /// `null`.
-    fn new_null() -> Self::Out;
-    /// A string.
-    fn new_text(text: &str) -> Self::Out;
-    /// A number.
-    fn new_number(n: f64) -> Self::Out;
-    /// A whole number.
-    fn new_integer(n: i64) -> Self::Out;
-    /// `true` or `false`.
-    fn new_boolean(b: bool) -> Self::Out;
-    /// A date.
-    fn new_date(date: ServiceDate) -> Self::Out;
+    /// A value the decoder decided.
+    fn make(&mut self, value: Made<'_>) -> Self::Out;
     /// An object of `shape`, its `values` in the order of the shape's fields; `node` is the
-    /// object of the tree it was read from (`None`: a missing member with a default). A tree
+    /// object of the tree it was read from (`None`: a missing member with a default). A builder
     /// may make it of `node` itself, the values that are its own members kept where they are.
-    fn new_object(node: Option<&Self>, shape: &'static Shape, values: Vec<Self::Out>) -> Self::Out;
+    fn object(
+        &mut self,
+        node: Option<&N>,
+        shape: &'static Shape,
+        values: Vec<Self::Out>,
+    ) -> Self::Out;
     /// An array of `items`, read from the array `node`.
-    fn new_list(node: &Self, items: Vec<Self::Out>) -> Self::Out;
-    /// An empty array.
-    fn new_empty_list() -> Self::Out;
+    fn list(&mut self, node: &N, items: Vec<Self::Out>) -> Self::Out;
+}
+
+/// The native result: the normalised `serde_json::Value` a typed model is read from (camelCase
+/// members, dates as their serde form keeping the offset they were sent with).
+pub struct Normalised;
+
+impl Build<Value> for Normalised {
+    type Out = Value;
+
+    fn keep(&mut self, node: &Value) -> Value {
+        node.clone()
+    }
+
+    fn make(&mut self, value: Made<'_>) -> Value {
+        match value {
+            Made::Null => Value::Null,
+            Made::Bool(b) => Value::Bool(b),
+            Made::Number(n) => Value::from(n),
+            Made::Integer(n) => Value::from(n),
+            Made::Text(text) => Value::from(text),
+            Made::Date(date) => Value::String(date.to_json_string_as_sent()),
+            Made::EmptyList => Value::Array(Vec::new()),
+        }
+    }
+
+    fn object(&mut self, _: Option<&Value>, shape: &'static Shape, values: Vec<Value>) -> Value {
+        let members = shape.fields.iter().map(|f| f.name.to_owned()).zip(values);
+        Value::Object(members.collect())
+    }
+
+    fn list(&mut self, _: &Value, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
 }
 
 /// `node` (which must be an object) decoded as `shape`, as an answer of the service: dates in
-/// any form [`ServiceDate::parse`] reads.
-pub fn decode_tree<N: Build>(node: &N, shape: &'static Shape) -> Result<N::Out, Error> {
-    Decoder::<N>::new(false).object(Some(node), shape)
+/// any form [`ServiceDate::parse`] reads. The result is made by `build`.
+pub fn decode_tree<N: JsonNode, B: Build<N>>(
+    node: &N,
+    shape: &'static Shape,
+    build: &mut B,
+) -> Result<B::Out, Error> {
+    Decoder::new(false, build).object(Some(node), shape)
 }
 
 /// `node` decoded as `shape`, as the service reads a request: dates only as the value
 /// `/Date(ms[±hhmm])/` ([`ServiceDate::parse_json_string`]).
-pub fn decode_request_tree<N: Build>(node: &N, shape: &'static Shape) -> Result<N::Out, Error> {
-    Decoder::<N>::new(true).object(Some(node), shape)
+pub fn decode_request_tree<N: JsonNode, B: Build<N>>(
+    node: &N,
+    shape: &'static Shape,
+    build: &mut B,
+) -> Result<B::Out, Error> {
+    Decoder::new(true, build).object(Some(node), shape)
 }
 
-/// One document's decoding: how dates are read, and what the member-name rule remembers
-/// across its objects.
-struct Decoder<N: JsonNode> {
+/// One document's decoding: how dates are read, and what builds the result.
+struct Decoder<'b, N, B> {
     strict: bool,
-    casings: Casings<N::Names>,
+    build: &'b mut B,
+    node_type: PhantomData<N>,
 }
 
 /// A decode error naming the model and field: `Donation.id: missing`.
@@ -79,16 +138,18 @@ fn bad(shape: &str, field: &str, why: &str) -> Error {
 /// Largest whole number JavaScript represents exactly (2^53 - 1).
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
-impl<N: Build> Decoder<N> {
-    fn new(strict: bool) -> Self {
+impl<'b, N: JsonNode, B: Build<N>> Decoder<'b, N, B> {
+    fn new(strict: bool, build: &'b mut B) -> Self {
+        let node_type = PhantomData;
         Decoder {
             strict,
-            casings: Casings::default(),
+            build,
+            node_type,
         }
     }
 
     /// An object read as `shape` (`node: None`: a missing member with a default).
-    fn object(&self, node: Option<&N>, shape: &'static Shape) -> Result<N::Out, Error> {
+    fn object(&mut self, node: Option<&N>, shape: &'static Shape) -> Result<B::Out, Error> {
         if let Some(node) = node {
             if !node.is_object() {
                 return Err(Error::Decode {
@@ -98,56 +159,58 @@ impl<N: Build> Decoder<N> {
         }
         let mut values = Vec::with_capacity(shape.fields.len());
         for (index, field) in shape.fields.iter().enumerate() {
-            let found = node.and_then(|node| field_member(node, shape, index, &self.casings));
+            let found = node.and_then(|node| field_member(node, shape, index));
             values.push(self.field(found.as_ref(), field, shape.name)?);
         }
-        Ok(N::new_object(node, shape, values))
+        Ok(self.build.object(node, shape, values))
     }
 
     /// One field's member (`None`: missing).
-    fn field(&self, node: Option<&N>, field: &Field, shape: &str) -> Result<N::Out, Error> {
+    fn field(&mut self, node: Option<&N>, field: &Field, shape: &str) -> Result<B::Out, Error> {
         match (node, field.presence) {
             (Some(node), _) => self.value(node, &field.kind, shape, field.name),
-            (None, Presence::Optional) => Ok(N::new_null()),
+            (None, Presence::Optional) => Ok(self.build.make(Made::Null)),
             (None, Presence::Default) => self.default(&field.kind),
             (None, Presence::Required) => Err(bad(shape, field.name, "missing")),
         }
     }
 
-    fn value(&self, node: &N, kind: &Kind, shape: &str, field: &str) -> Result<N::Out, Error> {
+    fn value(&mut self, node: &N, kind: &Kind, shape: &str, field: &str) -> Result<B::Out, Error> {
         let fail = |why: &str| bad(shape, field, why);
-        let whole = |min: f64, max: f64, why: &str| {
+        let whole = |build: &mut B, min: f64, max: f64, why: &str| {
             node.number()
                 .filter(|n| n.fract() == 0.0 && (min..=max).contains(n))
-                .map(|n| node.whole(n as i64))
+                .map(|n| build.whole(node, n as i64))
                 .ok_or_else(|| fail(why))
         };
         match kind {
             Kind::Text => match node.is_string() {
-                true => Ok(node.keep()),
+                true => Ok(self.build.keep(node)),
                 false => Err(fail("expected a string")),
             },
             Kind::DecimalText => match node.number_text() {
-                Some(number) => Ok(N::new_text(&number)),
-                None if node.is_string() => Ok(node.keep()),
+                Some(number) => Ok(self.build.make(Made::Text(&number))),
+                None if node.is_string() => Ok(self.build.keep(node)),
                 None => Err(fail("expected a string")),
             },
             Kind::Number => match node.number() {
-                Some(_) => Ok(node.keep()),
+                Some(_) => Ok(self.build.keep(node)),
                 None => Err(fail("expected a number")),
             },
             Kind::Int32 => whole(
+                self.build,
                 f64::from(i32::MIN),
                 f64::from(i32::MAX),
                 "expected a 32-bit whole number",
             ),
             Kind::Int64 => whole(
+                self.build,
                 -MAX_SAFE_INTEGER,
                 MAX_SAFE_INTEGER,
                 "expected a whole number",
             ),
             Kind::Bool => match node.boolean() {
-                Some(_) => Ok(node.keep()),
+                Some(_) => Ok(self.build.keep(node)),
                 None => Err(fail("expected true or false")),
             },
             Kind::Date => {
@@ -159,14 +222,14 @@ impl<N: Build> Decoder<N> {
                 };
                 let date =
                     read(&text).map_err(|_| fail(&["invalid date \"", &text, "\""].concat()))?;
-                Ok(N::new_date(date))
+                Ok(self.build.make(Made::Date(date)))
             }
-            Kind::Free => Ok(node.keep()),
+            Kind::Free => Ok(self.build.keep(node)),
             Kind::Enum(canonical) => {
                 let text = node.string().ok_or_else(|| fail("expected a string"))?;
                 Ok(match canonical(&text) {
-                    Some(spelling) if spelling != text => N::new_text(spelling),
-                    _ => node.keep(),
+                    Some(spelling) if spelling != text => self.build.make(Made::Text(spelling)),
+                    _ => self.build.keep(node),
                 })
             }
             Kind::Struct(inner) => self.object(Some(node), inner),
@@ -176,23 +239,24 @@ impl<N: Build> Decoder<N> {
                 for node in &items {
                     out.push(self.value(node, item, shape, field)?);
                 }
-                Ok(N::new_list(node, out))
+                Ok(self.build.list(node, out))
             }
         }
     }
 
     /// The value of a missing member with a default.
-    fn default(&self, kind: &Kind) -> Result<N::Out, Error> {
-        Ok(match kind {
-            Kind::Text | Kind::DecimalText => N::new_text(""),
-            Kind::Number => N::new_number(0.0),
-            Kind::Int32 | Kind::Int64 => N::new_integer(0),
-            Kind::Bool => N::new_boolean(false),
-            Kind::Date => N::new_date(ServiceDate::default()),
-            Kind::Free => N::new_null(),
-            Kind::Enum(canonical) => N::new_text(canonical("").unwrap_or("")),
+    fn default(&mut self, kind: &Kind) -> Result<B::Out, Error> {
+        let made = match kind {
+            Kind::Text | Kind::DecimalText => Made::Text(""),
+            Kind::Number => Made::Number(0.0),
+            Kind::Int32 | Kind::Int64 => Made::Integer(0),
+            Kind::Bool => Made::Bool(false),
+            Kind::Date => Made::Date(ServiceDate::default()),
+            Kind::Free => Made::Null,
+            Kind::Enum(canonical) => Made::Text(canonical("").unwrap_or("")),
             Kind::Struct(inner) => return self.object(None, inner),
-            Kind::List(_) => N::new_empty_list(),
-        })
+            Kind::List(_) => Made::EmptyList,
+        };
+        Ok(self.build.make(made))
     }
 }

@@ -13,10 +13,12 @@
 //!   second click cannot start a second run;
 //! - errors keep their type to the view, which shows each with its stable code.
 //!
-//! The page loads its configuration (the service's and the companion's addresses) from its own
-//! origin, `config/<host>_<port>.json`, so several test runs in one tree never read each
-//! other's. Its origin is the registered home page: the sign-in pop-up and the way back from a
-//! redirect sign-in land on this same app.
+//! The page's origin is the registered home page: the sign-in pop-up and the way back from a
+//! redirect sign-in land on this same app. Built under `fundraising-sandbox exec` (the dev loop
+//! of `trunk serve`, docs/local-development.md), it takes the service's addresses from exec's
+//! variables at build time and reaches the companion on its own origin, through the dev
+//! server's proxy. Otherwise it loads its configuration from its own origin,
+//! `config/<host>_<port>.json`, so several test runs in one tree never read each other's.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -50,10 +52,24 @@ pub struct Config {
 }
 
 impl Config {
-    /// Reads the page's configuration from its own origin.
+    /// The page's configuration: exec's addresses when it was built under
+    /// `fundraising-sandbox exec` (the companion then on the page's own origin, through the dev
+    /// server's proxy), else `config/<host>_<port>.json` from its own origin.
     pub async fn load() -> Result<Config, String> {
         let window = web_sys::window().ok_or("no window")?;
         let location = window.location();
+        if let (Some(app_id), Some(base_url), Some(auth_url)) = (
+            option_env!("FUNDRAISING_APP_ID"),
+            option_env!("FUNDRAISING_BASE_URL"),
+            option_env!("FUNDRAISING_AUTH_URL"),
+        ) {
+            return Ok(Config {
+                app_id: app_id.into(),
+                base_url: base_url.into(),
+                auth_url: auth_url.into(),
+                companion_url: location.origin().map_err(|_| "no origin")?,
+            });
+        }
         let (host, port) = (location.hostname(), location.port());
         let file = [
             "config/",

@@ -15,6 +15,7 @@
 //! | `FUNDRAISING_APP_ID` | the unnamed companion's application, else the first one configured |
 //! | `FUNDRAISING_COMPANION_URL` | the unnamed companion (`--companion`) |
 //! | `FUNDRAISING_<NAME>_COMPANION_URL`, `FUNDRAISING_<NAME>_APP_ID` | a companion named `<name>` |
+//! | `FUNDRAISING_DEV_SERVER_URL` | a free address for the command's dev server (Vite, trunk), whose origin every companion allows |
 //! | `WASM_BINDGEN_TEST_ADDRESS` | a free address for `wasm-bindgen-test-runner`, whose origin every companion allows |
 //! | `WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION` | `1`: the runner's page may then call the sandbox's other origins |
 //! | `FUNDRAISING_RUN_DIR` | the folder with the servers' logs and the sandbox's data |
@@ -34,7 +35,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-pub use plan::{default_exec_config, expand, CompanionSpec, Plan};
+pub use plan::{default_exec_config, expand, CompanionSpec, Plan, Site};
 pub use process::exit_code;
 use process::{http_ok, run_command, tail, Companion};
 
@@ -58,6 +59,11 @@ pub struct ExecArgs {
     /// ${NAME} placeholders are filled in as in the configuration.
     #[arg(long = "companion-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub companion_args: Vec<String>,
+    /// The command runs a dev server on FUNDRAISING_DEV_SERVER_URL that proxies /auth (and
+    /// /api) to the companion: without --config, the application's home page is that
+    /// address's /, so the page, the companion and the home page share its origin.
+    #[arg(long)]
+    pub dev_server: bool,
     /// The companion program.
     #[arg(
         long,
@@ -131,7 +137,13 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
             path: path.clone(),
             source,
         })?,
-        None => default_exec_config(args.companion.is_some()),
+        None => default_exec_config(if args.dev_server {
+            Site::DevServer
+        } else if args.companion.is_some() {
+            Site::Companion
+        } else {
+            Site::None
+        }),
     };
     let extra = args.companion.as_ref().map(|app| CompanionSpec {
         name: None,
@@ -155,8 +167,10 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
     let identity = bind("identity server").await?;
     let api_url = format!("http://{}", local(&api)?);
     let identity_url = format!("http://{}", local(&identity)?);
-    // The companions' and the test runner's ports: free now, bound by them in a moment.
+    // The companions', the test runner's and the dev server's ports: free now, bound by them
+    // in a moment.
     let runner = free_port().await?;
+    let dev_server = free_port().await?;
     let mut companion_addrs = Vec::new();
     for _ in &plan.companions {
         companion_addrs.push(free_port().await?);
@@ -165,6 +179,10 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
     let mut env: Vec<(String, String)> = vec![
         ("FUNDRAISING_BASE_URL".into(), api_url.clone()),
         ("FUNDRAISING_AUTH_URL".into(), identity_url.clone()),
+        (
+            "FUNDRAISING_DEV_SERVER_URL".into(),
+            format!("http://{dev_server}"),
+        ),
         ("WASM_BINDGEN_TEST_ADDRESS".into(), runner.to_string()),
         ("WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION".into(), "1".into()),
         (
@@ -254,6 +272,8 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
                     api_url.clone(),
                     "--allowed-origin".into(),
                     format!("http://{runner}"),
+                    "--allowed-origin".into(),
+                    format!("http://{dev_server}"),
                 ];
                 for arg in &spec.args {
                     flags.push(expand(arg, lookup)?);

@@ -8,14 +8,27 @@ use serde::Deserialize;
 use crate::config::Config;
 use crate::error::{Result, SandboxError};
 
+/// Where the command's pages are served from, which decides the default application's home
+/// page (the only address a sign-in may come back to).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Site {
+    /// No site of the command's: the sandbox's default home page.
+    None,
+    /// The `--companion` companion serves the pages (`--static-dir`): its `/`.
+    Companion,
+    /// The command runs a dev server on `FUNDRAISING_DEV_SERVER_URL` whose proxy passes `/auth`
+    /// (and `/api`) to the companion, so the page, the companion and the home page share one
+    /// origin: its `/`.
+    DevServer,
+}
+
 /// The configuration `exec` uses without `--config`: the demo application and user, and the
-/// test-only staging route on. With `companion`, the application's home page is the
-/// companion's `/` (`${FUNDRAISING_COMPANION_URL}/`); without, the sandbox's default.
-pub fn default_exec_config(companion: bool) -> String {
-    let home_page = if companion {
-        "${FUNDRAISING_COMPANION_URL}/"
-    } else {
-        "http://127.0.0.1:8080/"
+/// test-only staging route on, with the home page `site` gives.
+pub fn default_exec_config(site: Site) -> String {
+    let home_page = match site {
+        Site::None => "http://127.0.0.1:8080/",
+        Site::Companion => "${FUNDRAISING_COMPANION_URL}/",
+        Site::DevServer => "${FUNDRAISING_DEV_SERVER_URL}/",
     };
     format!(
         r#"enable_test_routes = true
@@ -210,17 +223,21 @@ mod tests {
     }
 
     #[test]
-    fn the_default_configuration_points_the_home_page_at_the_companion() {
-        let config = Plan::parse(&default_exec_config(true), None)
-            .unwrap()
-            .config(&vars)
-            .unwrap();
-        assert_eq!(config.applications[0].home_page, "http://127.0.0.1:4000/");
-        assert!(config.enable_test_routes);
-        let alone = Plan::parse(&default_exec_config(false), None)
-            .unwrap()
-            .config(&|_| None)
-            .unwrap();
-        assert_eq!(alone.applications[0].home_page, "http://127.0.0.1:8080/");
+    fn the_default_configuration_points_the_home_page_at_the_site() {
+        let home_page = |site| {
+            let config = Plan::parse(&default_exec_config(site), None)
+                .unwrap()
+                .config(&|name: &str| match name {
+                    "FUNDRAISING_COMPANION_URL" => Some("http://127.0.0.1:4000".into()),
+                    "FUNDRAISING_DEV_SERVER_URL" => Some("http://127.0.0.1:5000".into()),
+                    _ => None,
+                })
+                .unwrap();
+            assert!(config.enable_test_routes);
+            config.applications[0].home_page.clone()
+        };
+        assert_eq!(home_page(Site::Companion), "http://127.0.0.1:4000/");
+        assert_eq!(home_page(Site::DevServer), "http://127.0.0.1:5000/");
+        assert_eq!(home_page(Site::None), "http://127.0.0.1:8080/");
     }
 }

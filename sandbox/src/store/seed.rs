@@ -10,8 +10,16 @@ use serde_json::json;
 
 use crate::error::Result;
 
-/// Short name of the seeded campaign.
+/// Short name of the seeded campaign, open for giving until [`DEMO_CAMPAIGN_END_MS`].
 pub const DEMO_CAMPAIGN: &str = "demo-campaign";
+/// End of the demo campaign's giving window: 31 December 2035.
+pub const DEMO_CAMPAIGN_END_MS: i64 = 2_082_672_000_000;
+/// Short name of a campaign whose end date has passed (30 June 2025).
+pub const ENDED_CAMPAIGN: &str = "demo-campaign-ended";
+/// Short name of a campaign that has not started yet (it opens on 1 June 2035).
+pub const UPCOMING_CAMPAIGN: &str = "demo-campaign-upcoming";
+/// Short name of a campaign within its dates whose status is not `Active` (`Closed`).
+pub const CLOSED_CAMPAIGN: &str = "demo-campaign-closed";
 /// Third-party reference of the donation on the demo user's page (message not shared).
 pub const DEMO_REF_OWNED: &str = "demo-ref-1";
 /// Third-party reference of the donation with a shared message and an image.
@@ -52,10 +60,13 @@ pub fn insert(tx: &Transaction<'_>) -> Result<()> {
         )?;
     }
     let campaign = demo_campaign(&pages);
-    tx.execute(
-        "INSERT INTO campaigns (short_name, body) VALUES (?1, ?2)",
-        params![campaign.short_name, serde_json::to_string(&campaign)?],
-    )?;
+    let windows = giving_window_campaigns(&campaign);
+    for campaign in std::iter::once(&campaign).chain(&windows) {
+        tx.execute(
+            "INSERT INTO campaigns (short_name, body) VALUES (?1, ?2)",
+            params![campaign.short_name, serde_json::to_string(campaign)?],
+        )?;
+    }
     for (donation, owner, share) in donations() {
         tx.execute(
             "INSERT INTO donations (reference, owner_email, share_message, body) VALUES (?1, ?2, ?3, ?4)",
@@ -174,7 +185,7 @@ fn demo_campaign(pages: &[FundraisingPageSummary]) -> Campaign {
             "Every pound raised in this demo campaign goes (in the sandbox) to wells and filters."
                 .into(),
         start_date: Some(ServiceDate::from_millis(BASE_MS - 120 * DAY_MS)),
-        end_date: Some(ServiceDate::from_millis(BASE_MS + 240 * DAY_MS)),
+        end_date: Some(ServiceDate::from_millis(DEMO_CAMPAIGN_END_MS)),
         branding_guid: None,
         offline_amount: offline,
         offline_amount_updated: None,
@@ -203,6 +214,47 @@ fn demo_campaign(pages: &[FundraisingPageSummary]) -> Campaign {
         }),
         error_message: None,
     })
+}
+
+/// A campaign in each state of a giving window besides open, shaped like the demo campaign:
+/// one that has ended, one that has not started, and one within its dates whose status is
+/// not `Active`.
+fn giving_window_campaigns(demo: &Campaign) -> Vec<Campaign> {
+    let with =
+        |short_name: &str, title: &str, start_ms: i64, end_ms: i64, status: CampaignStatus| {
+            let mut campaign = demo.clone();
+            campaign.short_name = short_name.into();
+            campaign.title = Some(title.into());
+            campaign.start_date = Some(ServiceDate::from_millis(start_ms));
+            campaign.end_date = Some(ServiceDate::from_millis(end_ms));
+            campaign.status = status;
+            campaign
+        };
+    vec![
+        // 30 June 2025.
+        with(
+            ENDED_CAMPAIGN,
+            "Spring Appeal 2025",
+            BASE_MS - 120 * DAY_MS,
+            1_751_241_600_000,
+            CampaignStatus::Active,
+        ),
+        // 1 June 2035 to 31 March 2036.
+        with(
+            UPCOMING_CAMPAIGN,
+            "Summer Swim 2035",
+            2_064_268_800_000,
+            2_090_534_400_000,
+            CampaignStatus::Active,
+        ),
+        with(
+            CLOSED_CAMPAIGN,
+            "Winter Shelter Appeal",
+            BASE_MS - 120 * DAY_MS,
+            DEMO_CAMPAIGN_END_MS,
+            CampaignStatus::from_wire("Closed"),
+        ),
+    ]
 }
 
 fn donations() -> Vec<(Donation, &'static str, bool)> {

@@ -209,3 +209,124 @@ pub fn trickle(
         (open_for, trickled)
     })
 }
+
+/// The resident memory of process `pid`, in bytes (Linux: `VmRSS` in `/proc/PID/status`).
+pub fn resident_bytes(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The start of a request head of `bytes` bytes that never ends: a request line, then one
+/// header whose value fills the rest, with no line end.
+pub fn unfinished_head(path: &str, bytes: usize) -> Vec<u8> {
+    let mut head = format!("GET {path} HTTP/1.1\r\nHost: probe\r\nX-Fill: ").into_bytes();
+    head.resize(bytes.max(head.len()), b'a');
+    head
+}
+
+/// `n` connections, each sending `head` (written from a few threads at once) and then nothing.
+/// Connections the server refused or closed while they were written are left out.
+pub fn flood(addr: SocketAddr, n: usize, head: &[u8]) -> Vec<TcpStream> {
+    let workers = 8;
+    let handles: Vec<_> = (0..workers)
+        .map(|w| {
+            let head = head.to_vec();
+            let count = n / workers + usize::from(w < n % workers);
+            std::thread::spawn(move || {
+                (0..count)
+                    .filter_map(|_| {
+                        let mut stream = TcpStream::connect(addr).ok()?;
+                        stream.write_all(&head).ok()?;
+                        Some(stream)
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    handles
+        .into_iter()
+        .flat_map(|h| h.join().expect("flood thread"))
+        .collect()
+}
+
+/// The status code of the first answer `stream` receives within `limit`, if any.
+pub fn status_within(stream: &mut TcpStream, limit: Duration) -> Option<u16> {
+    stream.set_read_timeout(Some(limit)).expect("timeout");
+    let mut answer = [0u8; 12];
+    let mut read = 0;
+    while read < answer.len() {
+        match stream.read(&mut answer[read..]) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read += n,
+        }
+    }
+    std::str::from_utf8(&answer[..read])
+        .ok()?
+        .strip_prefix("HTTP/1.1 ")?
+        .get(..3)?
+        .parse()
+        .ok()
+}
+
+/// What a server's memory did through a flood of unfinished heads.
+#[derive(Debug, Clone, Copy)]
+pub struct Flooded {
+    /// Resident bytes before the flood.
+    pub rest: u64,
+    /// The most seen while the flood's connections were open.
+    pub most: u64,
+    /// Resident bytes once the connections closed: when back within `slack` of `rest`, or
+    /// after 10 s.
+    pub after: u64,
+}
+
+/// Opens `n` connections spread over `addrs`, each sending `head` and then nothing; watches
+/// `pid`'s resident memory for 3 s, closes them, and watches it for at most 10 s more (until it
+/// is back within `slack` bytes of where it was), calling `serve` between looks: the server
+/// goes on serving meanwhile. Panics when fewer than 99% of the connections were made.
+pub fn flood_and_watch(
+    pid: u32,
+    addrs: &[SocketAddr],
+    n: usize,
+    head: &[u8],
+    slack: u64,
+    serve: impl Fn(),
+) -> Flooded {
+    let rest = resident_bytes(pid).expect("RSS");
+    let mut streams = Vec::new();
+    for addr in addrs {
+        streams.extend(flood(*addr, n / addrs.len(), head));
+    }
+    assert!(
+        streams.len() * 100 >= n * 99,
+        "{} of {n} connections made",
+        streams.len()
+    );
+    let mut most = rest;
+    let watching = Instant::now();
+    while watching.elapsed() < Duration::from_secs(3) {
+        most = most.max(resident_bytes(pid).expect("RSS"));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    serve();
+    drop(streams);
+    let closed = Instant::now();
+    let mut after = most;
+    while closed.elapsed() < Duration::from_secs(10) {
+        serve();
+        after = resident_bytes(pid).expect("RSS");
+        if after <= rest + slack {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    eprintln!(
+        "RSS at rest {} KiB, most {} KiB with {n} unfinished heads, {} KiB after they closed",
+        rest / 1024,
+        most / 1024,
+        after / 1024
+    );
+    Flooded { rest, most, after }
+}

@@ -7,10 +7,11 @@
 //! writes beside each file, or on the fly for files without them; the package's
 //! content-hashed copies are cached for a year as `immutable`, everything else is revalidated.
 //!
-//! Only files inside the folder are served, by their canonical path: no symbolic link that
-//! leads out of it, no name starting with a dot (`.env`, `.git/`), no `.br`/`.gz` sibling of
-//! a file that is not there; every answer carries the Content-Security-Policy, and `HEAD`
-//! answers with the headers `GET` would.
+//! Only files inside the folder are served, each opened beneath the folder's directory handle
+//! ([`folder`]): no symbolic link that leads out of it, no name starting with a dot (`.env`,
+//! `.git/`), directly or through a link, no `.br`/`.gz` sibling of a file that is not there;
+//! every answer carries the Content-Security-Policy, `HEAD` answers with the headers `GET`
+//! would, and `Range` is read as RFC 9110 says ([`range`]).
 
 use crate::config::{normalize_origin, Settings};
 use axum::body::Body;
@@ -19,15 +20,18 @@ use axum::http::header::{
     ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_SECURITY_POLICY, CONTENT_TYPE,
     LOCATION, VARY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
-use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use percent_encoding::percent_decode_str;
+use folder::{Encoding, Lookup, Named};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{Any, CorsLayer};
-use tower_http::services::ServeDir;
+
+mod answer;
+mod folder;
+mod range;
 
 /// `Cross-Origin-Resource-Policy`.
 const CORP: HeaderName = HeaderName::from_static("cross-origin-resource-policy");
@@ -48,14 +52,6 @@ pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// list of hashed names): cached, but revalidated (`Last-Modified`, then `304`) before each use,
 /// so a new build reaches every visitor at once.
 pub const REVALIDATE: &str = "no-cache";
-
-/// The file service of a folder: a file's `.br` or `.gz` sibling is sent instead of the file
-/// when the browser accepts that encoding (brotli first), with the file's own type.
-pub fn serve_dir(folder: &Path) -> ServeDir {
-    ServeDir::new(folder)
-        .precompressed_br()
-        .precompressed_gzip()
-}
 
 /// Compression on the fly (brotli, else gzip; tower-http's default predicate: not images, not
 /// tiny answers) for what has no precompressed sibling, such as the demo site's own files. An
@@ -85,7 +81,7 @@ pub fn is_content_hashed(path: &str) -> bool {
 /// Whether a request path could make the file service answer a `Location` that leaves the
 /// site, or names no file in a portable way: an empty segment (`//host/x` is a
 /// protocol-relative address), a backslash (browsers read `/\\host` as `//host`), or an
-/// encoded slash or backslash.
+/// encoded slash, backslash or percent sign.
 pub fn is_ambiguous_path(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     lower.contains("//")
@@ -97,12 +93,9 @@ pub fn is_ambiguous_path(path: &str) -> bool {
 
 /// Longest request path the file service looks at; longer is `414 URI Too Long`.
 pub const MAX_PATH: usize = 2048;
-/// Longest path segment (a file name on common file systems); longer is 404.
-pub const MAX_SEGMENT: usize = 255;
 
-/// The folder a file service serves. Its canonical path (links resolved) is looked up on each
-/// request: the folder may appear after the start (a build writing it while the companion
-/// already runs) or be a link that a deployment points at a new release.
+/// The folder a file service serves, by its configured path (opened on each request, see
+/// [`folder`]).
 #[derive(Debug, Clone)]
 pub struct Root {
     folder: Arc<PathBuf>,
@@ -117,53 +110,49 @@ impl Root {
     }
 }
 
-/// The file a request path names under `root`, if it is one to serve: its segments decoded,
-/// none empty (but the last), `.`, `..`, starting with a dot or longer than
-/// [`MAX_SEGMENT`]; a folder names its `index.html`. `Err(true)` for a folder named without
-/// its trailing slash (answered with a redirect), `Err(false)` for anything not served.
-async fn resolve(root: &Path, path: &str) -> Result<PathBuf, bool> {
-    let mut target = root.to_path_buf();
-    let trimmed = path.strip_prefix('/').unwrap_or(path);
-    let segments: Vec<&str> = trimmed.split('/').collect();
-    let last = segments.len() - 1;
-    for (i, raw) in segments.iter().enumerate() {
-        let segment = percent_decode_str(raw).decode_utf8().map_err(|_| false)?;
-        if segment.is_empty() {
-            if i == last {
-                continue;
+/// The encodings with a precompressed sibling that `Accept-Encoding` takes, best first
+/// (brotli before gzip at equal weight; a weight of 0 refuses; `*` stands for any not named).
+pub fn accepted_encodings(headers: &HeaderMap) -> Vec<Encoding> {
+    let mut br = None;
+    let mut gzip = None;
+    let mut any = None;
+    for value in headers.get_all(ACCEPT_ENCODING) {
+        let Ok(value) = value.to_str() else { continue };
+        for item in value.split(',') {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+            let mut weight = 1.0f32;
+            for parameter in parts {
+                if let Some((name, q)) = parameter.split_once('=') {
+                    if name.trim().eq_ignore_ascii_case("q") {
+                        weight = q.trim().parse().unwrap_or(0.0);
+                    }
+                }
             }
-            return Err(false);
+            match coding.as_str() {
+                "br" => br = Some(weight),
+                "gzip" | "x-gzip" => gzip = Some(weight),
+                "*" => any = Some(weight),
+                _ => {}
+            }
         }
-        if segment.starts_with('.')
-            || segment.len() > MAX_SEGMENT
-            || segment.contains(['/', '\\', '\0'])
-        {
-            return Err(false);
-        }
-        target.push(segment.as_ref());
     }
-    let metadata = tokio::fs::metadata(&target).await.map_err(|_| false)?;
-    if metadata.is_dir() {
-        if !path.ends_with('/') {
-            return Err(true);
-        }
-        target.push("index.html");
-    }
-    // The file must be one, inside the root, once every link is resolved.
-    let canonical = tokio::fs::canonicalize(&target).await.map_err(|_| false)?;
-    let file = tokio::fs::metadata(&canonical).await.map_err(|_| false)?;
-    if !file.is_file() || !canonical.starts_with(root) {
-        return Err(false);
-    }
-    Ok(canonical)
+    let mut encodings: Vec<(f32, Encoding)> = [(br, Encoding::Br), (gzip, Encoding::Gzip)]
+        .into_iter()
+        .filter_map(|(weight, encoding)| weight.or(any).filter(|w| *w > 0.0).map(|w| (w, encoding)))
+        .collect();
+    // A stable sort keeps brotli first among equals.
+    encodings.sort_by(|a, b| b.0.total_cmp(&a.0));
+    encodings.into_iter().map(|(_, e)| e).collect()
 }
 
-/// Lets through to the file service only the requests for a file [`resolve`] accepts: a path
-/// [`is_ambiguous_path`] flags, a hidden name, a link leading out of the folder, a missing
-/// file (whatever siblings it has) or an over-long segment is 404, a path over [`MAX_PATH`]
-/// is 414. A folder named without its slash is redirected to its full path (`/pkg/light` to
-/// `/pkg/light/`), the query kept.
-pub async fn guard_path(State(root): State<Root>, request: Request, next: Next) -> Response {
+/// The file service of a folder: `GET` (and `HEAD`, through [`head_as_get`]) of a file found
+/// beneath it ([`folder::lookup`]), answered by [`answer::answer`]. A path over [`MAX_PATH`]
+/// is `414`; a path [`is_ambiguous_path`] flags, a hidden name, a link leading out of the
+/// folder or to a hidden name, a missing file (whatever siblings it has) or an over-long
+/// segment is `404`. A folder named without its slash is redirected to its full path
+/// (`/pkg/light` to `/pkg/light/`), the query kept.
+pub async fn serve_file(State(root): State<Root>, request: Request) -> Response {
     let original = request
         .extensions()
         .get::<OriginalUri>()
@@ -176,12 +165,17 @@ pub async fn guard_path(State(root): State<Root>, request: Request, next: Next) 
     if is_ambiguous_path(path) || is_ambiguous_path(original.path()) {
         return StatusCode::NOT_FOUND.into_response();
     }
-    let Ok(folder) = tokio::fs::canonicalize(root.folder.as_path()).await else {
+    let Some(named) = Named::parse(path) else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    match resolve(&folder, path).await {
-        Ok(_) => next.run(request).await,
-        Err(true) => {
+    let accepted = accepted_encodings(request.headers());
+    let folder = root.folder.clone();
+    let found = tokio::task::spawn_blocking(move || folder::lookup(&folder, &named, &accepted))
+        .await
+        .unwrap_or(Lookup::Missing);
+    match found {
+        Lookup::Found(found) => answer::answer(*found, request.headers()).await,
+        Lookup::Folder => {
             let location = match original.query() {
                 Some(query) => format!("{}/?{query}", original.path()),
                 None => format!("{}/", original.path()),
@@ -193,7 +187,7 @@ pub async fn guard_path(State(root): State<Root>, request: Request, next: Next) 
                 Err(_) => StatusCode::NOT_FOUND.into_response(),
             }
         }
-        Err(false) => StatusCode::NOT_FOUND.into_response(),
+        Lookup::Missing => StatusCode::NOT_FOUND.into_response(),
     }
 }
 

@@ -1,26 +1,21 @@
 //! The JS face's fast path: the service's JSON read by core's one decoder straight from the
-//! `JSON.parse` tree into the plain JS object JS receives (`crate::json`'s [`Build`]), with
-//! `Date`s for dates, and the tree's own strings, numbers and free-form members passed through
-//! as `JSON.parse` made them.
+//! `JSON.parse` tree into the plain JS object JS receives ([`build`]), with `Date`s for dates,
+//! and the tree's own strings, numbers and free-form members passed through as `JSON.parse`
+//! made them.
+
+mod build;
+mod edits;
 
 use fundraising_core::shape::Model;
 use wasm_bindgen::prelude::*;
 
 use crate::http::HttpResponse;
-use crate::json::{decode_js, parse_body};
 use crate::Error;
+use build::decode_body;
 
 /// A 2xx answer's body as the JS result of the model `M`, by core's decoder.
 pub(crate) fn decode<M: Model>(answer: &HttpResponse) -> Result<JsValue, Error> {
     decode_body(&answer.body, M::SHAPE)
-}
-
-/// One copy of the decoding for every model.
-fn decode_body(
-    body: &js_sys::JsString,
-    shape: &'static fundraising_core::shape::Shape,
-) -> Result<JsValue, Error> {
-    decode_js(parse_body(body)?, shape)
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]
@@ -56,7 +51,7 @@ mod tests {
     #[wasm_bindgen_test]
     fn pascal_case_campaign_fixture_becomes_camel_case() {
         let c = decode_body(
-            &include_str!("../../tests/fixtures/campaign.json").into(),
+            &include_str!("../../../tests/fixtures/campaign.json").into(),
             Campaign::SHAPE,
         )
         .unwrap();
@@ -86,7 +81,7 @@ mod tests {
     #[wasm_bindgen_test]
     fn donation_fixture_keeps_text_amounts_and_the_utc_milliseconds() {
         let d = decode_body(
-            &include_str!("../../tests/fixtures/donation.json").into(),
+            &include_str!("../../../tests/fixtures/donation.json").into(),
             Donation::SHAPE,
         )
         .unwrap();
@@ -102,7 +97,7 @@ mod tests {
     #[wasm_bindgen_test]
     fn event_pages_fixture_with_in_memory_person_and_negative_date() {
         let p = decode_body(
-            &include_str!("../../tests/fixtures/event-pages.json").into(),
+            &include_str!("../../../tests/fixtures/event-pages.json").into(),
             EventPages::SHAPE,
         )
         .unwrap();
