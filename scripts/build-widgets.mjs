@@ -1,8 +1,8 @@
 // Writes the folder a partner hosts to offer the widgets, and nothing else: the element scripts
 // (widget.js, donation-return.js, event-widget.js and the modules they import), pkg/assets.js
-// naming the builds of the package they load, each build's content-hashed glue, snippets and
-// wasm with the engine check the glue imports when init() fails, and a brotli and a gzip copy of
-// each of them. No demo page, no npm package files. docs/widgets.md says how to serve it.
+// naming the builds of the package they load, each build's content-hashed module and wasm with
+// the engine check the module imports when init() fails, and a brotli and a gzip copy of each of
+// them. No demo page, no npm package files. docs/widgets.md says how to serve it.
 //
 //   node scripts/build-widgets.mjs <pkg dir> <out dir> [builds]
 //
@@ -67,7 +67,8 @@ const inPkg = (file) => file.startsWith("pkg/");
 for (const file of closure(join(root, "www"), ELEMENTS, inPkg).filter((f) => !inPkg(f))) {
   put(file, readFileSync(join(root, "www", file)));
 }
-// The chosen builds: each one's hashed glue with every module the glue loads, and its hashed wasm.
+// The chosen builds: each one's hashed module with every module it loads (the engine check), and
+// its hashed wasm.
 for (const build of names) {
   const chosen = builds[build];
   for (const file of [...closure(pkgDir, [chosen.js]), chosen.wasm]) {

@@ -1,5 +1,5 @@
 // What the companion serves from pkg/, beside the npm package's own files: content-hashed
-// copies of each build's entry module, snippets and wasm (a name that changes with the bytes,
+// copies of each build's one module and its wasm (a name that changes with the bytes,
 // so the companion can let browsers keep them for a year: `immutable`), `assets.js` naming
 // them for widget.js, and a brotli (.br) and a gzip (.gz) sibling of every script and wasm
 // file, which the companion sends as they are (tower-http's precompressed files).
