@@ -1,7 +1,8 @@
 // openid-client, a certified OpenID Connect relying party, against the sandbox's identity
 // server and resource API: discovery, authorization code with PKCE through the sandbox's real
 // login and consent pages, the id_token's signature (checked against the JWKS) and claims,
-// refresh as RFC 6749 §6 has it, and revocation (RFC 7009). The application's secret needs
+// refresh as RFC 6749 §6 has it, and revocation (RFC 7009); and the id_tokens the sandbox's
+// faults issue, each of which openid-client refuses, and a rotated signing key it accepts. The application's secret needs
 // RFC 6749 §2.3.1 encoding in the Basic header, which openid-client applies.
 
 import assert from "node:assert/strict";
@@ -17,6 +18,8 @@ const HOME = "http://127.0.0.1:9/callback";
 const SCOPE = "openid profile email offline_access";
 
 const CONFIG = `
+enable_test_routes = true
+
 [[applications]]
 app_id = "${APP_ID}"
 secret = "${SECRET}"
@@ -199,4 +202,50 @@ test("revocation (RFC 7009) of a refresh token ends it and its access tokens; of
   assert.equal(ended.status ?? ended.response?.status, 401);
   // Revoking an unknown token is fine (RFC 7009 §2.2).
   await client.tokenRevocation(config, "never-issued");
+});
+
+/** POST of JSON to one of the sandbox's test routes. */
+async function testRoute(path, body) {
+  const response = await fetch(`${sandbox.identity}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  assert.ok(response.ok, `${path}: ${response.status} ${await response.clone().text()}`);
+  return response.json();
+}
+
+test("openid-client refuses every id_token the sandbox's faults issue, and the next sign-in passes", async () => {
+  const kinds = ["unknown_key", "alg_none", "hs256", "wrong_iss", "wrong_aud", "missing_azp", "wrong_azp", "expired", "wrong_nonce"];
+  const refusals = {};
+  for (const kind of kinds) {
+    const config = await relyingParty();
+    await testRoute("/_sandbox/faults", { endpoint: "token", app_id: APP_ID, grant_type: "authorization_code", id_token: kind, times: 1 });
+    const refused = await signIn(config).then(
+      () => null,
+      (e) => e,
+    );
+    assert.ok(refused, `openid-client accepted the ${kind} id_token`);
+    // Refused by openid-client's own checks, not by the token endpoint.
+    assert.equal(refused.error, undefined, `${kind}: ${refused.message}`);
+    refusals[kind] = `${refused.message} ${refused.cause?.message ?? ""}`;
+    const { tokens } = await signIn(config);
+    assert.equal(tokens.claims().aud, APP_ID, `${kind}: healed`);
+  }
+  assert.match(refusals.alg_none + refusals.hs256, /alg/i);
+  assert.match(refusals.wrong_iss, /iss/);
+  assert.match(refusals.wrong_aud, /aud/);
+  assert.match(refusals.missing_azp + refusals.wrong_azp, /azp|aud/);
+  assert.match(refusals.expired, /exp/);
+});
+
+test("after a key rotation that drops the old key, openid-client verifies the new key's id_tokens", async () => {
+  const before = (await signIn(await relyingParty())).tokens.claims();
+  const rotated = await testRoute("/_sandbox/keys/rotate", { keep_old: false });
+  assert.deepEqual(rotated.jwks_kids, [rotated.kid]);
+  const config = await relyingParty();
+  const { tokens } = await signIn(config);
+  assert.equal(tokens.claims().sub, before.sub);
+  const header = JSON.parse(Buffer.from(tokens.id_token.split(".")[0], "base64url").toString());
+  assert.equal(header.kid, rotated.kid);
 });

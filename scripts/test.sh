@@ -75,8 +75,17 @@ step "browser tests (every engine), Node and end-to-end tests against a sandbox 
 scripts/with-servers.sh -- bash -c '
   failed=()
   scripts/browser-tests.sh chromium firefox webkit || failed+=("browser tests")
-  (cd examples/leptos && CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_DIR="$PWD/../../target/leptos-example" cargo test) \
-    || failed+=("Leptos example browser tests")
+  # The Leptos example signs in (headlessly) in every engine, from one build.
+  for engine in chromium firefox webkit; do
+    case $engine in
+      chromium) driver=(CHROMEDRIVER=/usr/bin/chromedriver); wrap=() ;;
+      firefox) driver=(GECKODRIVER="$(command -v geckodriver)"); wrap=() ;;
+      webkit) driver=(SAFARIDRIVER="$(command -v WebKitWebDriver)"); wrap=("$PWD/scripts/with-xvfb.sh" --) ;;
+    esac
+    (cd examples/leptos && env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER "${driver[@]}" CARGO_TARGET_DIR="$PWD/../../target/leptos-example" \
+      WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}" "${wrap[@]}" cargo test) \
+      || failed+=("Leptos example browser tests in $engine")
+  done
   node --test tests/node/ || failed+=("Node tests")
   (cd e2e && node --test) || failed+=("end-to-end tests")
   if [ ${#failed[@]} -gt 0 ]; then

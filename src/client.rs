@@ -218,7 +218,8 @@ impl Client {
 
     #[cfg(feature = "campaign")]
     /// A campaign by its short name (`GET /{appId}/v1/campaign/byshortname/{shortName}`).
-    /// Retried on network errors and 502/503/504.
+    /// Retried on network errors, 502, 503 and 504, and on 429 with a `Retry-After` (see the
+    /// retry table of `docs/api.md`).
     pub async fn campaign(
         &self,
         short_name: &str,

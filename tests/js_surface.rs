@@ -310,7 +310,7 @@ async fn create_event_takes_js_dates_and_the_services_own_strings() {
 async fn an_abort_signal_rejects_with_aborted() {
     // Already aborted: nothing is sent.
     let key = unique_key("js-abort");
-    let client = resource_client(&faulty_base_url(&key, 1, 30));
+    let client = resource_client(&faulty_base_url(&key, 1, 9));
     let controller = web_sys::AbortController::new().unwrap();
     controller.abort();
     let signal = || opts(&[("signal", controller.signal().into())]);
@@ -320,7 +320,7 @@ async fn an_abort_signal_rejects_with_aborted() {
     );
     assert_eq!(requests_seen(&key).await, 0.0);
 
-    // Aborted while waiting to retry (the proxy's 503 says retry after 30 s).
+    // Aborted while waiting to retry (the proxy's 503 says retry after 9 s).
     let controller = web_sys::AbortController::new().unwrap();
     let pending = client.get_campaign(
         "demo-campaign".into(),

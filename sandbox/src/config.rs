@@ -7,6 +7,7 @@ use serde::Deserialize;
 pub use fundraising_core::secret::Secret;
 
 use crate::error::{Result, SandboxError};
+use crate::faults::{FaultSpec, MAX_FAULTS};
 
 /// The configuration used when no `--config` file is given.
 pub const DEFAULT_CONFIG_TOML: &str = r#"[[applications]]
@@ -145,9 +146,14 @@ pub struct Config {
     /// Test-only staged donations (none by default).
     #[serde(default)]
     pub staged_donations: Vec<StagedDonation>,
-    /// Test-only: serve `POST /_sandbox/staged-donations` on the resource API (default false).
+    /// Test-only: serve the `/_sandbox/` routes on both listeners (faults, the request log,
+    /// the headless sign-in, the clock, key rotation, revocations, staged donations) and keep
+    /// the request log (default false).
     #[serde(default)]
     pub enable_test_routes: bool,
+    /// Faults in force from the start (none by default).
+    #[serde(default)]
+    pub faults: Vec<FaultSpec>,
 }
 
 impl Default for Config {
@@ -166,6 +172,7 @@ impl Default for Config {
             }],
             staged_donations: Vec::new(),
             enable_test_routes: false,
+            faults: Vec::new(),
         }
     }
 }
@@ -229,7 +236,27 @@ impl Config {
                 )));
             }
         }
-        self.check_staged()
+        self.check_staged()?;
+        let apps = self.application_ids();
+        for (i, fault) in self.faults.iter().enumerate() {
+            fault
+                .check(&apps)
+                .map_err(|why| SandboxError::Config(format!("faults[{i}]: {why}")))?;
+        }
+        if self.faults.len() > MAX_FAULTS {
+            return Err(SandboxError::Config(format!(
+                "at most {MAX_FAULTS} faults may be listed"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The registered applications' ids.
+    pub fn application_ids(&self) -> Vec<&str> {
+        self.applications
+            .iter()
+            .map(|a| a.app_id.as_str())
+            .collect()
     }
 
     fn check_staged(&self) -> Result<()> {

@@ -110,10 +110,22 @@ impl SigningKey {
 
     /// The public key as a JSON Web Key Set.
     pub fn jwks(&self) -> Value {
+        json!({ "keys": [self.jwk()] })
+    }
+
+    /// The public key as a JSON Web Key.
+    pub fn jwk(&self) -> Value {
         let (n, e) = public_parts(&self.private);
-        json!({ "keys": [{
-            "kty": "RSA", "use": "sig", "alg": "RS256", "kid": self.kid, "n": n, "e": e,
-        }] })
+        json!({ "kty": "RSA", "use": "sig", "alg": "RS256", "kid": self.kid, "n": n, "e": e })
+    }
+
+    /// The public key as SPKI PEM (what the algorithm-confusion attack keys HS256 with).
+    pub fn public_pem(&self) -> Result<String> {
+        use rsa::pkcs8::EncodePublicKey;
+        self.private
+            .to_public_key()
+            .to_public_key_pem(LineEnding::LF)
+            .map_err(|e| SandboxError::Key(e.to_string()))
     }
 
     /// Signs the claims as a compact RS256 JWT with `kid` in the header.
@@ -130,4 +142,62 @@ fn public_parts(private: &RsaPrivateKey) -> (String, String) {
         URL_SAFE_NO_PAD.encode(private.n().to_bytes_be()),
         URL_SAFE_NO_PAD.encode(private.e().to_bytes_be()),
     )
+}
+
+/// Most retired keys the JWKS keeps publishing after rotations; the oldest goes beyond.
+pub const MAX_RETIRED_KEYS: usize = 3;
+
+/// The identity server's keys: the one that signs, and the retired ones the JWKS still
+/// publishes (so tokens they signed still verify) after a rotation that kept them.
+#[derive(Debug, Clone)]
+pub struct KeyRing {
+    current: SigningKey,
+    retired: Vec<SigningKey>,
+}
+
+impl KeyRing {
+    /// A ring of one key.
+    pub fn new(current: SigningKey) -> Self {
+        Self {
+            current,
+            retired: Vec::new(),
+        }
+    }
+
+    /// The key that signs.
+    pub fn current(&self) -> &SigningKey {
+        &self.current
+    }
+
+    /// The JWKS: the signing key first, then the retired ones, newest first.
+    pub fn jwks(&self) -> Value {
+        let keys: Vec<Value> = std::iter::once(&self.current)
+            .chain(self.retired.iter())
+            .map(SigningKey::jwk)
+            .collect();
+        json!({ "keys": keys })
+    }
+
+    /// Makes `next` the signing key. With `keep_old`, the key it replaces stays in the JWKS
+    /// (at most [`MAX_RETIRED_KEYS`] do); without, every old key leaves it.
+    pub fn rotate(&mut self, next: SigningKey, keep_old: bool) {
+        let old = std::mem::replace(&mut self.current, next);
+        if keep_old {
+            self.retired.insert(0, old);
+            self.retired.truncate(MAX_RETIRED_KEYS);
+        } else {
+            self.retired.clear();
+        }
+    }
+}
+
+/// A key no JWKS of this sandbox holds (generated once per process, on first use): it signs
+/// the id_tokens of the `unknown_key` fault.
+pub fn outsider_key() -> Result<SigningKey> {
+    static KEY: std::sync::OnceLock<SigningKey> = std::sync::OnceLock::new();
+    if let Some(key) = KEY.get() {
+        return Ok(key.clone());
+    }
+    let key = SigningKey::generate()?;
+    Ok(KEY.get_or_init(|| key).clone())
 }

@@ -14,38 +14,51 @@ macro_rules! model {
 }
 
 mod api;
+mod app;
+mod basic;
 mod clock;
 mod config;
 mod error;
 pub mod exec;
+mod faults;
 mod grants;
 mod identity;
 mod keys;
 mod logging;
 mod params;
+mod request_log;
 mod state;
 mod store;
+mod testing;
 
-pub use api::{api_app, ApiError, FIELD_LIMITS, MAX_EVENT_BODY_BYTES, MAX_URI_BYTES, STAGING_PATH};
+pub use api::{ApiError, FIELD_LIMITS, MAX_EVENT_BODY_BYTES, MAX_URI_BYTES};
+pub use app::{api_app, identity_app};
 pub use clock::Clock;
 pub use config::{
     Application, Config, Secret, StagedDonation, User, DEFAULT_CONFIG_TOML, MAX_STAGED_DONATIONS,
 };
 pub use error::{Result, SandboxError};
+pub use faults::{
+    Endpoint, FaultSpec, FaultView, Faults, IdTokenFault, Listener, MAX_FAULTS, MAX_FAULT_DELAY_MS,
+    MAX_RETRY_AFTER_SECS,
+};
 pub use grants::{
-    AccessInfo, GrantStore, LoginFailure, LoginGate, RefreshRefusal, ACCESS_TOKEN_LIFETIME_SECS,
+    AccessInfo, AuthorizationRequest, Codes, Grant, GrantStore, IssuedTokens, LoginGate,
+    LoginThrottle, RefreshRefusal, Requests, Sessions, Tokens, ACCESS_TOKEN_LIFETIME_SECS,
     CODE_LIFETIME_MS, LOGIN_FAILURES_BEFORE_LOCK, LOGIN_LOCK_FIRST_MS, LOGIN_LOCK_MAX_MS,
-    MAX_ACCESS_TOKENS_PER_CHAIN, MAX_LOGIN_FAILURES_PER_REQUEST, MAX_PENDING_REQUESTS,
-    MAX_THROTTLED_LOGINS, MAX_TOKEN_CHAINS, MAX_USED_REFRESH_TOKENS_PER_CHAIN,
-    REFRESH_TOKEN_LIFETIME_MS,
+    MAX_ACCESS_TOKENS_PER_CHAIN, MAX_CHAINS_PER_USER, MAX_LOGIN_FAILURES_PER_REQUEST,
+    MAX_NAMES_PER_ADDRESS, MAX_PENDING_REQUESTS, MAX_THROTTLED_LOGINS,
+    MAX_USED_REFRESH_TOKENS_PER_CHAIN, REFRESH_TOKEN_LIFETIME_MS,
 };
 pub use identity::{
-    identity_app, OAuthError, JWKS_PATH, MAX_AUTHORIZE_PARAM_LEN, MAX_TOKEN_BODY_BYTES,
+    OAuthError, JWKS_PATH, MAX_AUTHORIZE_PARAM_LEN, MAX_TOKEN_BODY_BYTES, OTHER_AUDIENCE,
     REVOCATION_PATH, SESSION_COOKIE,
 };
-pub use keys::{SigningKey, KEY_FILE};
+pub use keys::{KeyRing, SigningKey, KEY_FILE, MAX_RETIRED_KEYS};
+pub use request_log::{LoggedRequest, RequestLog, MAX_LOGGED_REQUESTS};
 pub use state::{Sandbox, DEFAULT_ISSUER, DEFAULT_PUBLIC_BASE_URL};
 pub use store::{
     Database, PagesKey, PagesSlice, StoredDonation, DB_FILE, DEMO_CAMPAIGN, DEMO_EVENT_ID,
     DEMO_EVENT_PAGES, DEMO_OWNER_EMAIL, DEMO_REF_OWNED, DEMO_REF_SHARED, PAGES_CACHE_ENTRIES,
 };
+pub use testing::{STAGING_PATH, TEST_ROUTES};

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use fundraising_sandbox::exec::{exec, ExecArgs, RunDir, EXIT_CANNOT_START};
+use fundraising_sandbox::exec::{exec, guard_main, ExecArgs, RunDir, EXIT_CANNOT_START};
 use fundraising_sandbox::{api_app, identity_app, Config, Sandbox};
 use fundraising_serve::{serve, shutdown_signal, ListenerFlags};
 use tokio::net::TcpListener;
@@ -33,6 +33,12 @@ enum Command {
     /// Run COMMAND against a sandbox (and companions) started on free ports for it, with their
     /// addresses in its environment; stop them afterwards and exit with COMMAND's status.
     Exec(ExecArgs),
+    /// (Internal) exec's guard: ends what exec started if exec is killed.
+    #[command(name = "exec-guard", hide = true)]
+    ExecGuard {
+        /// The run folder to remove then.
+        run_dir: Option<PathBuf>,
+    },
 }
 
 /// Flags of a plain run: serve until Ctrl-C or SIGTERM.
@@ -82,8 +88,13 @@ fn filter() -> tracing_subscriber::EnvFilter {
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(Command::Exec(args)) = cli.command {
-        return run_exec(args).await;
+    match cli.command {
+        Some(Command::Exec(args)) => return run_exec(args).await,
+        Some(Command::ExecGuard { run_dir }) => {
+            guard_main(run_dir);
+            return ExitCode::SUCCESS;
+        }
+        None => {}
     }
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -103,7 +114,7 @@ async fn main() -> ExitCode {
 /// status is the command's.
 async fn run_exec(args: ExecArgs) -> ExitCode {
     let status = async {
-        let run = RunDir::create(args.keep_run_dir)?;
+        let run = RunDir::create(args.keep_run_dir)?.guarded()?;
         let log = std::fs::File::create(run.path().join("sandbox.log")).map_err(|source| {
             fundraising_sandbox::SandboxError::Io {
                 path: run.path().join("sandbox.log"),

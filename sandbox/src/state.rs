@@ -1,14 +1,18 @@
 //! The shared state behind both routers.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
+
+use serde_json::Value;
 
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::error::{Result, SandboxError};
+use crate::faults::{FaultSpec, Faults};
 use crate::grants::GrantStore;
-use crate::keys::SigningKey;
+use crate::keys::{KeyRing, SigningKey};
+use crate::request_log::RequestLog;
 use crate::store::{Database, StagedDonations};
 
 /// Default public address of the identity server (`{auth_url}`).
@@ -21,10 +25,12 @@ struct Shared {
     config: Config,
     data_dir: PathBuf,
     db: Database,
-    key: SigningKey,
+    keys: RwLock<KeyRing>,
     grants: GrantStore,
     clock: Clock,
     staged: StagedDonations,
+    faults: Faults,
+    requests: RequestLog,
 }
 
 /// The sandbox: configuration, SQLite data, signing key and issued grants, shared by the
@@ -44,7 +50,6 @@ pub struct Sandbox {
     shared: Arc<Shared>,
     issuer: Arc<str>,
     public_base_url: Arc<str>,
-    token_delay: Duration,
 }
 
 impl Sandbox {
@@ -69,19 +74,26 @@ impl Sandbox {
         let db = Database::open(data_dir)?;
         let clock = Clock::default();
         let staged = StagedDonations::new(config.staged_donations.clone(), clock.now_millis());
+        let faults = Faults::default();
+        for spec in &config.faults {
+            faults
+                .add(spec.clone(), &config.application_ids())
+                .map_err(SandboxError::Config)?;
+        }
         Ok(Self {
             shared: Arc::new(Shared {
                 config,
                 data_dir: data_dir.to_path_buf(),
                 db,
-                key,
+                keys: RwLock::new(KeyRing::new(key)),
                 grants: GrantStore::default(),
                 clock,
                 staged,
+                faults,
+                requests: RequestLog::default(),
             }),
             issuer: Arc::from(DEFAULT_ISSUER),
             public_base_url: Arc::from(DEFAULT_PUBLIC_BASE_URL),
-            token_delay: Duration::ZERO,
         })
     }
 
@@ -97,9 +109,25 @@ impl Sandbox {
         self
     }
 
-    /// Delays every answer of `POST /connect/token` (simulates a slow identity server).
-    pub fn with_token_delay(mut self, delay: Duration) -> Self {
-        self.token_delay = delay;
+    /// Delays every answer of `POST /connect/token` (a slow identity server): a fault on the
+    /// token endpoint until it is removed, as `--token-delay-ms` adds. A zero delay adds none.
+    pub fn with_token_delay(self, delay: Duration) -> Self {
+        if !delay.is_zero() {
+            let spec = FaultSpec {
+                endpoint: "token".into(),
+                delay_ms: Some(i64::try_from(delay.as_millis()).unwrap_or(i64::MAX)),
+                ..FaultSpec::default()
+            };
+            // A delay above the faults' limit is one at the limit.
+            let spec = match spec.check(&[]) {
+                Ok(_) => spec,
+                Err(_) => FaultSpec {
+                    delay_ms: Some(crate::faults::MAX_FAULT_DELAY_MS as i64),
+                    ..spec
+                },
+            };
+            let _ = self.shared.faults.add(spec, &[]);
+        }
         self
     }
 
@@ -111,11 +139,6 @@ impl Sandbox {
     /// The resource API's public address, without a trailing slash.
     pub fn public_base_url(&self) -> &str {
         &self.public_base_url
-    }
-
-    /// The configured delay of the token endpoint.
-    pub fn token_delay(&self) -> Duration {
-        self.token_delay
     }
 
     /// The configuration.
@@ -133,9 +156,37 @@ impl Sandbox {
         &self.shared.db
     }
 
-    /// The id_token signing key.
-    pub fn signing_key(&self) -> &SigningKey {
-        &self.shared.key
+    /// The key that signs id_tokens now.
+    pub fn signing_key(&self) -> SigningKey {
+        self.keys().current().clone()
+    }
+
+    /// The JWKS: the signing key and the retired keys still published.
+    pub fn jwks(&self) -> Value {
+        self.keys().jwks()
+    }
+
+    fn keys(&self) -> std::sync::RwLockReadGuard<'_, KeyRing> {
+        self.shared.keys.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Makes `next` the signing key; with `keep_old` the JWKS keeps publishing the old one.
+    pub fn rotate_key(&self, next: SigningKey, keep_old: bool) {
+        self.shared
+            .keys
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .rotate(next, keep_old);
+    }
+
+    /// The faults in force.
+    pub fn faults(&self) -> &Faults {
+        &self.shared.faults
+    }
+
+    /// The log of recent requests (kept with `enable_test_routes` only).
+    pub fn requests(&self) -> &RequestLog {
+        &self.shared.requests
     }
 
     /// Codes, sessions and tokens issued so far.

@@ -554,3 +554,77 @@ async fn wrong_passwords_from_one_address_do_not_lock_another_out() {
     assert_eq!(signed.status(), StatusCode::SEE_OTHER);
     assert!(signed.headers().get(SET_COOKIE).is_some());
 }
+
+/// Over real HTTP: a `drop` fault closes the connection before any byte of an answer (the
+/// client sees a connection error, not a status), the request log says so, and
+/// `--token-delay-ms` stands in the fault list as a delay of the token endpoint.
+#[tokio::test]
+async fn a_dropped_connection_is_no_answer_at_all_and_the_token_delay_is_a_fault() {
+    let dir = tempfile::tempdir().expect("dir");
+    let config = dir.path().join("sandbox.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "enable_test_routes = true\n{}",
+            fundraising_sandbox::DEFAULT_CONFIG_TOML
+        ),
+    )
+    .expect("config");
+    let config = config.to_str().expect("path").to_owned();
+    let server = start(&["--config", &config, "--token-delay-ms", "150"]);
+    let http = client();
+    let faults = http
+        .get(format!("{}/_sandbox/faults", server.identity))
+        .send()
+        .await
+        .expect("faults")
+        .text()
+        .await
+        .expect("text");
+    let faults: Value = serde_json::from_str(&faults).expect("JSON");
+    assert_eq!(faults["faults"][0]["endpoint"], "token");
+    assert_eq!(faults["faults"][0]["delay_ms"], 150);
+
+    let added = http
+        .post(format!("{}/_sandbox/faults", server.api))
+        .header(CONTENT_TYPE, "application/json")
+        .body(r#"{"endpoint":"campaign","drop":true,"times":1}"#)
+        .send()
+        .await
+        .expect("add");
+    assert_eq!(added.status(), StatusCode::CREATED);
+    let campaign = format!(
+        "{}/demo-app/v1/campaign/byshortname/demo-campaign",
+        server.api
+    );
+    let dropped = http.get(&campaign).send().await;
+    assert!(
+        dropped.is_err(),
+        "an answer came: {:?}",
+        dropped.map(|r| r.status())
+    );
+    assert_eq!(
+        http.get(&campaign).send().await.expect("healed").status(),
+        StatusCode::OK
+    );
+    let log = http
+        .get(format!(
+            "{}/_sandbox/requests?endpoint=campaign",
+            server.api
+        ))
+        .send()
+        .await
+        .expect("log")
+        .text()
+        .await
+        .expect("text");
+    let log: Value = serde_json::from_str(&log).expect("JSON");
+    let statuses: Vec<&Value> = log["requests"]
+        .as_array()
+        .expect("requests")
+        .iter()
+        .map(|r| &r["status"])
+        .collect();
+    assert_eq!(statuses, [&Value::Null, &Value::from(200)]);
+    assert!(log["requests"][0]["fault"].is_u64());
+}

@@ -204,3 +204,176 @@ extern "C" {
     #[link_name = "kill"]
     fn libc_kill(pid: i32, sig: i32) -> i32;
 }
+
+/// Whether the process `pid` has ended (gone, or a zombie waiting for its parent to reap it).
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
+    }
+}
+
+/// Waits until `condition` holds; panics with `what` after `secs` seconds.
+fn wait_until(secs: u64, what: &str, condition: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !condition() {
+        assert!(Instant::now() < deadline, "{what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn read_pid(path: &Path) -> u32 {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn send(pid: u32, sig: i32) {
+    // SAFETY: kill(2) on a process this test started.
+    unsafe {
+        libc_kill(pid as i32, sig);
+    }
+}
+
+/// Starts `exec -- sh -c SCRIPT` and waits until the script has written `ready`.
+fn started(args: &[&str], script: &str, ready: &Path) -> std::process::Child {
+    let child = Command::new(EXE)
+        .arg("exec")
+        .args(args)
+        .args(["--", "sh", "-c", script])
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_until(30, "the command never started", || ready.exists());
+    child
+}
+
+#[test]
+fn the_run_folder_is_private_to_its_owner_and_removed() {
+    let (status, output) = exec(
+        &[],
+        r#"echo "mode=$(stat -c %a "$FUNDRAISING_RUN_DIR")"; echo "FUNDRAISING_RUN_DIR=$FUNDRAISING_RUN_DIR""#,
+    );
+    assert_eq!(status, 0, "{output}");
+    assert_eq!(variable(&output, "mode"), "700");
+    assert!(!Path::new(variable(&output, "FUNDRAISING_RUN_DIR")).exists());
+}
+
+/// A shell waiting for its child gets SIGINT with the child: `exec` ends at once, not when
+/// the child would have.
+#[test]
+fn sigint_reaches_the_commands_whole_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let ready = dir.path().join("ready");
+    let script = format!("touch {}; sleep 30; :", ready.display());
+    let mut child = started(&[], &script, &ready);
+    let sent = Instant::now();
+    send(child.id(), 2);
+    let status = child.wait().unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert_eq!(status.code(), Some(130));
+}
+
+/// What the command started in the background ends with it: on SIGTERM to exec, and when
+/// the command ends by itself.
+#[test]
+fn no_grandchild_outlives_exec() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("grandchild");
+    let ready = dir.path().join("ready");
+    let script = format!(
+        "sleep 300 & echo $! > {pid}; touch {ready}; wait",
+        pid = pid_file.display(),
+        ready = ready.display()
+    );
+    let mut child = started(&[], &script, &ready);
+    let grandchild = read_pid(&pid_file);
+    send(child.id(), 15);
+    child.wait().unwrap();
+    wait_until(10, "the grandchild survived SIGTERM", || gone(grandchild));
+
+    let script = format!("sleep 300 & echo $! > {}; exit 3", pid_file.display());
+    let (status, output) = exec(&[], &script);
+    assert_eq!(status, 3, "{output}");
+    let grandchild = read_pid(&pid_file);
+    wait_until(10, "the grandchild survived the command", || {
+        gone(grandchild)
+    });
+}
+
+/// A stand-in companion: answers every GET with 200 on its `--listen` address, and leaves its
+/// pid in the folder `FAKE_COMPANION_PIDS`.
+const FAKE_COMPANION: &str = r#"#!/usr/bin/env python3
+import http.server, os, sys
+args = sys.argv[1:]
+host, port = args[args.index("--listen") + 1].rsplit(":", 1)
+open(os.path.join(os.environ["FAKE_COMPANION_PIDS"], str(os.getpid())), "w").close()
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer((host, int(port)), Handler).serve_forever()
+"#;
+
+/// SIGKILL to exec: nothing can run in exec any more, and still the companion, the command
+/// with what it started, and the run folder are all gone shortly after.
+#[test]
+fn sigkill_to_exec_leaves_no_process_and_no_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("fake-companion");
+    std::fs::write(&fake, FAKE_COMPANION).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let pids = dir.path().join("pids");
+    std::fs::create_dir(&pids).unwrap();
+    let ready = dir.path().join("ready");
+    let script = format!(
+        "echo \"$FUNDRAISING_RUN_DIR\" > {dir}/run; sleep 300 & echo $! > {dir}/grandchild; echo $$ > {dir}/command; touch {ready}; wait",
+        dir = dir.path().display(),
+        ready = ready.display()
+    );
+    let mut child = Command::new(EXE)
+        .args(["exec", "--companion", "--companion-bin"])
+        .arg(&fake)
+        .args(["--", "sh", "-c", &script])
+        .env("FAKE_COMPANION_PIDS", &pids)
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_until(30, "the command never started", || ready.exists());
+    let companion: u32 = std::fs::read_dir(&pids)
+        .unwrap()
+        .next()
+        .expect("the companion started")
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .parse()
+        .unwrap();
+    let run_dir = std::path::PathBuf::from(
+        std::fs::read_to_string(dir.path().join("run"))
+            .unwrap()
+            .trim(),
+    );
+    let command = read_pid(&dir.path().join("command"));
+    let grandchild = read_pid(&dir.path().join("grandchild"));
+    assert!(run_dir.exists() && !gone(companion) && !gone(command));
+
+    send(child.id(), 9);
+    child.wait().unwrap();
+    wait_until(10, "the companion outlived exec", || gone(companion));
+    wait_until(10, "the command outlived exec", || gone(command));
+    wait_until(10, "the command's child outlived exec", || gone(grandchild));
+    wait_until(10, "the run folder stayed", || !run_dir.exists());
+}

@@ -630,6 +630,7 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_chain() {
     assert!(t
         .sandbox
         .grants()
+        .tokens()
         .access(&access2, t.sandbox.clock().now_millis())
         .is_some());
     // The old refresh token is refused, and presenting it revokes the whole chain.
@@ -640,6 +641,7 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_chain() {
     assert!(t
         .sandbox
         .grants()
+        .tokens()
         .access(&access2, t.sandbox.clock().now_millis())
         .is_none());
 }
@@ -762,20 +764,30 @@ async fn code_for_fresh_request(app: &axum::Router) -> String {
     code(app, &authorize_uri(&[])).await
 }
 
+/// `with_token_delay` (`--token-delay-ms`) is a shorthand for a fault on the token endpoint
+/// until removed: every answer is slow, the fault is listed, and removing it heals.
 #[tokio::test]
-async fn token_delay_slows_every_token_answer() {
+async fn token_delay_slows_every_token_answer_until_removed() {
     let t = open_default();
     let app = fundraising_sandbox::identity_app(
         t.sandbox
             .clone()
             .with_token_delay(Duration::from_millis(300)),
     );
+    for _ in 0..2 {
+        let started = std::time::Instant::now();
+        let reply = call(&app, token_request(None, &[("grant_type", "x")])).await;
+        assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+        assert!(started.elapsed() >= Duration::from_millis(300));
+    }
+    let faults = t.sandbox.faults().list();
+    assert_eq!(faults.len(), 1);
+    assert_eq!(faults[0].spec.endpoint, "token");
+    assert_eq!(faults[0].spec.delay_ms, Some(300));
+    assert_eq!(faults[0].remaining, None);
+    t.sandbox.faults().clear();
     let started = std::time::Instant::now();
-    let reply = call(&app, token_request(None, &[("grant_type", "x")])).await;
-    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
-    assert!(started.elapsed() >= Duration::from_millis(300));
-    let started = std::time::Instant::now();
-    call(&t.identity(), token_request(None, &[("grant_type", "x")])).await;
+    call(&app, token_request(None, &[("grant_type", "x")])).await;
     assert!(started.elapsed() < Duration::from_millis(300));
 }
 
@@ -920,6 +932,7 @@ async fn revoke(app: &axum::Router, auth: Option<&str>, pairs: &[(&str, &str)]) 
 fn live(t: &TestSandbox, access_token: &str) -> bool {
     t.sandbox
         .grants()
+        .tokens()
         .access(access_token, t.sandbox.clock().now_millis())
         .is_some()
 }
@@ -1072,7 +1085,7 @@ async fn a_flood_of_authorize_calls_keeps_pending_requests_bounded() {
         .await;
         assert_eq!(reply.status, StatusCode::FOUND);
     }
-    assert_eq!(t.sandbox.grants().pending_requests(now()).0, 0);
+    assert_eq!(t.sandbox.grants().requests().pending(now()).0, 0);
     // The largest accepted ones: the count stops at the cap, the oldest is evicted.
     let state = "s".repeat(cap);
     let nonce = "n".repeat(cap);
@@ -1090,7 +1103,7 @@ async fn a_flood_of_authorize_calls_keeps_pending_requests_bounded() {
         last = reply.location();
         first.get_or_insert_with(|| last.clone());
     }
-    let (count, bytes) = t.sandbox.grants().pending_requests(now());
+    let (count, bytes) = t.sandbox.grants().requests().pending(now());
     assert_eq!(count, max);
     assert!(bytes <= max * (2 * cap + 512), "{bytes} bytes");
     let oldest = call(&app, get(&first.expect("first"))).await;
@@ -1156,27 +1169,6 @@ async fn another_clients_used_code_is_invalid_grant_and_revokes_nothing() {
 }
 
 // ---------------------------------------------------------------- login pages: cross-site posts, wrong passwords, headers
-
-fn login_form(
-    request: &str,
-    username: &str,
-    password: &str,
-) -> axum::http::Request<axum::body::Body> {
-    post_form(
-        "/connect/login",
-        &[
-            ("request", request),
-            ("username", username),
-            ("password", password),
-        ],
-        None,
-    )
-}
-
-async fn new_request(app: &axum::Router) -> String {
-    let reply = call(app, get(&authorize_uri(&[]))).await;
-    query_of(&reply.location())["request"].clone()
-}
 
 #[tokio::test]
 async fn a_cross_site_login_or_consent_post_is_refused() {
@@ -1313,7 +1305,7 @@ async fn wrong_passwords_end_the_request_and_lock_the_account_with_backoff() {
     );
     assert_eq!(doubled.header("retry-after").as_deref(), Some("60"));
 
-    // Unknown names count against the request but track no account.
+    // Unknown names count against the request, and each is tracked as a known one is.
     let request = new_request(&app).await;
     for i in 0..per_request {
         call(
@@ -1331,40 +1323,33 @@ async fn wrong_passwords_end_the_request_and_lock_the_account_with_backoff() {
     assert_eq!(
         t.sandbox
             .grants()
-            .throttled_logins(t.sandbox.clock().now_millis()),
-        1
+            .logins()
+            .tracked(t.sandbox.clock().now_millis()),
+        1 + per_request as usize
     );
 }
 
 #[test]
-fn throttled_logins_are_capped() {
+fn throttled_logins_are_capped_in_all_and_per_address() {
     let t = open_default();
-    let grants = t.sandbox.grants();
+    let logins = t.sandbox.grants().logins();
     let now = t.sandbox.clock().now_millis();
     let max = fundraising_sandbox::MAX_THROTTLED_LOGINS;
     for i in 0..max + 200 {
-        let client = format!("198.51.100.{}", i % 7);
-        grants.login_failed(
-            "no-request",
-            Some(&format!("user{i}@example.org")),
-            &client,
-            now,
-        );
+        let client = format!("198.51.{}.{}", i / 250, i % 250);
+        logins.failed(&format!("user{i}@example.org"), &client, now);
     }
-    assert_eq!(grants.throttled_logins(now), max);
-}
-
-/// A login form sent from `peer` (the TCP peer the serving loop records).
-fn login_from(
-    request: &str,
-    username: &str,
-    password: &str,
-    peer: &str,
-) -> axum::http::Request<axum::body::Body> {
-    let mut r = login_form(request, username, password);
-    let peer: std::net::SocketAddr = peer.parse().expect("peer address");
-    r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
-    r
+    assert_eq!(logins.tracked(now), max);
+    // One address alone keeps at most MAX_NAMES_PER_ADDRESS names, however many it tries.
+    let one = open_default();
+    let logins = one.sandbox.grants().logins();
+    for i in 0..200 {
+        logins.failed(&format!("user{i}@example.org"), "203.0.113.5", now + i);
+    }
+    assert_eq!(
+        logins.tracked(now + 200),
+        fundraising_sandbox::MAX_NAMES_PER_ADDRESS
+    );
 }
 
 /// The login throttle is bounded: an address sending wrong passwords is locked out of the
@@ -1620,7 +1605,12 @@ async fn refresh_refuses_a_wider_scope_and_honours_a_narrower_one() {
     assert_eq!(narrow["scope"], "openid profile");
     let now = t.sandbox.clock().now_millis();
     let access = narrow["access_token"].as_str().expect("access token");
-    let info = t.sandbox.grants().access(access, now).expect("live");
+    let info = t
+        .sandbox
+        .grants()
+        .tokens()
+        .access(access, now)
+        .expect("live");
     assert_eq!(info.scopes, ["openid", "profile"]);
     let claims = verify_jwt(
         &call(&app, get("/.well-known/jwks.json")).await.json(),
@@ -1663,7 +1653,7 @@ async fn a_session_refreshed_thousands_of_times_keeps_the_token_store_bounded() 
         ));
     }
     let now = t.sandbox.clock().now_millis();
-    let (refresh_tokens, access_tokens) = t.sandbox.grants().token_counts(now);
+    let (refresh_tokens, access_tokens, _) = t.sandbox.grants().tokens().counts(now);
     assert!(
         refresh_tokens <= MAX_USED_REFRESH_TOKENS_PER_CHAIN + 1,
         "{refresh_tokens} refresh tokens kept for one session"
@@ -1683,7 +1673,7 @@ async fn a_session_refreshed_thousands_of_times_keeps_the_token_store_bounded() 
         reused.body
     );
     assert_eq!(refresh(&app, &rt).await.json()["error"], "invalid_grant");
-    assert_eq!(t.sandbox.grants().token_counts(now), (0, 0));
+    assert_eq!(t.sandbox.grants().tokens().counts(now), (0, 0, 0));
 }
 
 /// An attacker with many addresses fails once from each: the oldest entries are forgotten
@@ -1693,26 +1683,26 @@ async fn a_session_refreshed_thousands_of_times_keeps_the_token_store_bounded() 
 fn the_login_throttle_never_forgets_an_active_lock_out() {
     use fundraising_sandbox::{LoginGate, LOGIN_FAILURES_BEFORE_LOCK};
     let t = open_default();
-    let grants = t.sandbox.grants();
+    let logins = t.sandbox.grants().logins();
     let now = t.sandbox.clock().now_millis();
     let max = fundraising_sandbox::MAX_THROTTLED_LOGINS;
     let account = "demo@example.org";
     for _ in 0..LOGIN_FAILURES_BEFORE_LOCK {
-        grants.login_failed("no-request", Some(account), "203.0.113.7", now);
+        logins.failed(account, "203.0.113.7", now);
     }
     assert!(matches!(
-        grants.login_gate(account, "203.0.113.7", now),
+        logins.gate(account, "203.0.113.7", now),
         LoginGate::Locked { .. }
     ));
     // 1,000 more addresses fail once each, later.
     for i in 0..max {
         let client = format!("198.51.{}.{}", i / 250, i % 250);
-        grants.login_failed("no-request", Some(account), &client, now + 1 + i as i64);
+        logins.failed(account, &client, now + 1 + i as i64);
     }
-    assert!(grants.throttled_logins(now + 2000) <= max);
+    assert!(logins.tracked(now + 2000) <= max);
     assert!(
         matches!(
-            grants.login_gate(account, "203.0.113.7", now + 2000),
+            logins.gate(account, "203.0.113.7", now + 2000),
             LoginGate::Locked { .. }
         ),
         "the lock-out survived the flood"
@@ -1720,22 +1710,22 @@ fn the_login_throttle_never_forgets_an_active_lock_out() {
 
     // Every tracked pair locked out: the table stays full, a new address waits.
     let full = open_default();
-    let grants = full.sandbox.grants();
+    let logins = full.sandbox.grants().logins();
     for i in 0..max {
         let client = format!("192.0.{}.{}", i / 250, i % 250);
         for _ in 0..LOGIN_FAILURES_BEFORE_LOCK {
-            grants.login_failed("no-request", Some(account), &client, now);
+            logins.failed(account, &client, now);
         }
     }
-    assert_eq!(grants.throttled_logins(now), max);
-    grants.login_failed("no-request", Some(account), "203.0.113.99", now);
-    assert_eq!(grants.throttled_logins(now), max, "bounded");
+    assert_eq!(logins.tracked(now), max);
+    logins.failed(account, "203.0.113.99", now);
+    assert_eq!(logins.tracked(now), max, "bounded");
     assert!(matches!(
-        grants.login_gate(account, "203.0.113.99", now),
+        logins.gate(account, "203.0.113.99", now),
         LoginGate::Locked { .. }
     ));
     assert!(matches!(
-        grants.login_gate(account, "192.0.0.0", now),
+        logins.gate(account, "192.0.0.0", now),
         LoginGate::Locked { .. }
     ));
 }

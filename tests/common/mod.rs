@@ -182,3 +182,83 @@ where
         pause(20).await;
     }
 }
+
+#[wasm_bindgen(inline_js = "
+export async function sandbox_call(method, url, body) {
+  const init = { method };
+  if (body !== undefined) {
+    init.headers = { 'Content-Type': 'application/json' };
+    init.body = body;
+  }
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : null };
+}
+")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    async fn sandbox_call(
+        method: &str,
+        url: &str,
+        body: Option<String>,
+    ) -> Result<JsValue, JsValue>;
+}
+
+/// A call of one of the sandbox's test routes (on the resource API's listener): the status
+/// and the answer's JSON.
+pub async fn sandbox(method: &str, path: &str, body: Option<&str>) -> (u16, JsValue) {
+    let answer = sandbox_call(method, &[BASE_URL, path].concat(), body.map(str::to_owned))
+        .await
+        .expect("the sandbox's test routes answer");
+    (
+        field(&answer, "status").as_f64().expect("status") as u16,
+        field(&answer, "json"),
+    )
+}
+
+/// Adds a fault (`POST /_sandbox/faults`, JSON as written); returns its id.
+pub async fn add_fault(spec: &str) -> f64 {
+    let (status, answer) = sandbox("POST", "/_sandbox/faults", Some(spec)).await;
+    assert_eq!(status, 201, "{spec}: {answer:?}");
+    field(&answer, "id").as_f64().expect("id")
+}
+
+/// The id of the last request the sandbox logged (to read only those after it).
+pub async fn last_logged() -> f64 {
+    let (_, answer) = sandbox("GET", "/_sandbox/requests?path=/", None).await;
+    field(&answer, "last_id").as_f64().expect("last_id")
+}
+
+/// `(method, status)` of each request to `path` the sandbox logged after `since`, CORS
+/// preflights left out (a request that got no answer has status 0).
+pub async fn logged(since: f64, path: &str) -> Vec<(String, u16)> {
+    let query = [
+        "/_sandbox/requests?since=",
+        &since.to_string(),
+        "&path=",
+        &String::from(js_sys::encode_uri_component(path)),
+    ]
+    .concat();
+    let (_, answer) = sandbox("GET", &query, None).await;
+    js_sys::Array::from(&field(&answer, "requests"))
+        .iter()
+        .filter(|entry| field(entry, "method").as_string().as_deref() != Some("OPTIONS"))
+        .map(|entry| {
+            (
+                field(&entry, "method").as_string().unwrap_or_default(),
+                field(&entry, "status").as_f64().unwrap_or(0.0) as u16,
+            )
+        })
+        .collect()
+}
+
+/// The callback address of a sign-in the sandbox runs without pages for `authorize_url` (the
+/// client's own), as `user`.
+pub async fn headless_sign_in(authorize_url: &str, user: &str) -> String {
+    let body = serde_json::json!({ "authorize_url": authorize_url, "user": user }).to_string();
+    let (status, answer) = sandbox("POST", "/_sandbox/sign-in", Some(&body)).await;
+    assert_eq!(status, 200, "{answer:?}");
+    field(&answer, "callback_url")
+        .as_string()
+        .expect("callback_url")
+}

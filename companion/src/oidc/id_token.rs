@@ -19,9 +19,13 @@ pub struct IdTokenClaims {
     /// The nonce of the authorisation request.
     #[serde(default)]
     pub nonce: Option<String>,
-    /// Authorised party (required to be the app id when present).
+    /// Authorised party (required to be the app id when present, and present when `aud`
+    /// names more than one audience).
     #[serde(default)]
     pub azp: Option<String>,
+    /// The audiences (already checked to include the app id by `jsonwebtoken`).
+    #[serde(default)]
+    pub aud: Option<serde_json::Value>,
     /// Display name.
     #[serde(default)]
     pub name: Option<String>,
@@ -109,11 +113,13 @@ pub fn validate_id_token(
     let claims = jsonwebtoken::decode::<IdTokenClaims>(token, key, &validation)
         .map_err(|e| invalid(check_of(e.kind())))?
         .claims;
-    if claims
-        .azp
-        .as_deref()
-        .is_some_and(|azp| azp != expect.audience)
-    {
+    // OIDC Core 3.1.3.7: with several audiences, `azp` must be there (and be us).
+    let audiences = match &claims.aud {
+        Some(serde_json::Value::Array(list)) => list.len(),
+        _ => 1,
+    };
+    let azp = claims.azp.as_deref();
+    if azp.is_some_and(|azp| azp != expect.audience) || (audiences > 1 && azp.is_none()) {
         return Err(invalid("azp"));
     }
     if let Some(nonce) = expect.nonce {

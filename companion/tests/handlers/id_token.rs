@@ -74,6 +74,14 @@ async fn bad_id_tokens_are_refused() {
             ),
         ),
         (
+            "aud list with us but without azp",
+            mint(
+                &provider_key(),
+                "k1",
+                &with(&|c| c["aud"] = json!([APP_ID, "another-app"])),
+            ),
+        ),
+        (
             "wrong azp",
             mint(
                 &provider_key(),

@@ -1,13 +1,15 @@
 //! The example's own browser tests, run offline against the sandbox (and the companion) that
-//! `scripts/with-servers.sh` starts: the recipe for testing a Rust web app built on the crate.
-//! Addresses come from the environment at build time, as in the crate's own suites.
+//! `scripts/with-servers.sh` starts: the recipe for testing a Rust web app built on the crate,
+//! signing in included (through the sandbox's headless sign-in, in Chromium, Firefox and
+//! WebKit). Addresses come from the environment at build time, as in the crate's own suites.
 //!
 //!   scripts/with-servers.sh -- bash -c 'cd examples/leptos && cargo test'
 #![cfg(target_arch = "wasm32")]
 
-use fundraising_client::{code, Client, ClientOptions};
+use fundraising_client::{code, Client, ClientOptions, SignInOptions};
 use fundraising_leptos_example::{page_titles, App, Config, EVENT_ID};
 use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -51,12 +53,76 @@ async fn tick(ms: i32) {
 
 /// Mounts the app with `config`'s client in a fresh element of the test page.
 fn mount(config: Config) -> (HtmlElement, impl Sized) {
+    mount_client(config.client().expect("client"))
+}
+
+/// Mounts the app with `client` in a fresh element of the test page.
+fn mount_client(client: Client) -> (HtmlElement, impl Sized) {
     let document = web_sys::window().unwrap().document().unwrap();
     let parent: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&parent).unwrap();
-    let client = config.client().expect("client");
     let app = leptos::mount::mount_to(parent.clone(), move || view! { <App client /> });
     (parent, app)
+}
+
+#[wasm_bindgen(inline_js = "
+export async function sandbox_post(url, body) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.errorMessage);
+  return answer;
+}
+")]
+extern "C" {
+    /// A POST of `body` as JSON to one of the sandbox's test routes; its answer.
+    #[wasm_bindgen(catch)]
+    async fn sandbox_post(url: &str, body: JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// The sandbox's headless sign-in (its test routes): runs the client's own authorize request
+/// as the user its `login_hint` names, who consents at once, and answers the address the
+/// browser would come back to, with the code.
+async fn sandbox_sign_in(authorize_url: &str) -> String {
+    let body = js_sys::Object::new();
+    js_sys::Reflect::set(&body, &"authorize_url".into(), &authorize_url.into()).unwrap();
+    let answer = sandbox_post(&[AUTH_URL, "/_sandbox/sign-in"].concat(), body.into())
+        .await
+        .expect("the sandbox signed the user in");
+    js_sys::Reflect::get(&answer, &"callback_url".into())
+        .unwrap()
+        .as_string()
+        .expect("callback URL")
+}
+
+/// Makes the sandbox answer the next campaign request of demo-app `ms` late (a fault of its
+/// test routes), so a loading state stays on screen however fast the machine.
+async fn slow_campaign(ms: u32) {
+    let body = js_sys::JSON::parse(&format!(
+        r#"{{"endpoint": "campaign", "app_id": "demo-app", "delay_ms": {ms}, "times": 1}}"#
+    ))
+    .unwrap();
+    sandbox_post(&[BASE_URL, "/_sandbox/faults"].concat(), body)
+        .await
+        .expect("the fault was added");
+}
+
+/// Signs `client` in as the demo user without filling in pages, through the real authorize →
+/// code → companion path: the client's authorize URL (its state, nonce and PKCE challenge),
+/// the sandbox's callback with a code, and the client's own redemption at the companion.
+async fn sign_in(client: &Client) {
+    let authorize = client
+        .prepare_redirect(&SignInOptions::default().login_hint("demo@example.org"))
+        .expect("authorize URL");
+    let callback = sandbox_sign_in(&authorize).await;
+    client
+        .handle_callback(Some(&callback))
+        .await
+        .expect("the companion redeemed the code")
+        .expect("a session");
 }
 
 /// The element `selector` finds in `parent` once `accept` holds for it (deadline 15 s).
@@ -108,6 +174,7 @@ async fn every_page_title_of_the_event_comes_through_the_stream() {
 
 #[wasm_bindgen_test]
 async fn the_app_starts_unknown_then_shows_the_campaign_and_offers_sign_in() {
+    slow_campaign(300).await;
     let (parent, _app) = mount(config());
     // Before the companion and the service have answered: both loading states.
     assert_eq!(session_mark(&parent), "unknown");
@@ -212,4 +279,41 @@ fn a_bad_address_in_the_configuration_is_refused_by_its_rust_name() {
     let e = bad.client().unwrap_err();
     assert_eq!(e.code(), code::INVALID_ARGUMENT);
     assert!(e.to_string().contains("base_url"), "{e}");
+}
+
+#[wasm_bindgen_test]
+async fn a_user_signs_in_the_app_restores_the_session_after_a_reload_and_signs_out() {
+    // The companion's cookie is the browser's: start from no session.
+    let client = config().client().expect("client");
+    client.sign_out().await.expect("a clean start");
+    let (parent, app) = mount_client(client.clone());
+    wait_for(&parent, "#sign-in", |_| true).await;
+    assert_eq!(session_mark(&parent), "signedOut");
+
+    // Signed in: the app shows the user (through the client's session changes).
+    sign_in(&client).await;
+    let name = wait_for(&parent, "#user-name", |_| true).await;
+    assert_eq!(text(&name), "Demo Fundraiser");
+    assert_eq!(session_mark(&parent), "signedIn");
+
+    // The page is loaded again: a new client and app, which restore the session from the
+    // companion's cookie, unknown first.
+    drop(app);
+    parent.remove();
+    let (parent, _app) = mount(config());
+    assert_eq!(session_mark(&parent), "unknown");
+    let name = wait_for(&parent, "#user-name", |_| true).await;
+    assert_eq!(text(&name), "Demo Fundraiser");
+    assert_eq!(session_mark(&parent), "signedIn");
+
+    // Signing out by the app's button: signed out here and at the companion.
+    let sign_out: HtmlElement = wait_for(&parent, "#sign-out", |_| true)
+        .await
+        .unchecked_into();
+    sign_out.click();
+    wait_for(&parent, "#sign-in", |_| true).await;
+    assert_eq!(session_mark(&parent), "signedOut");
+    assert!(parent.query_selector("[role=alert]").unwrap().is_none());
+    let fresh = config().client().expect("client");
+    assert_eq!(fresh.restore_session().await.expect("asked"), None);
 }

@@ -52,6 +52,7 @@ pub fn viewer(
         })?;
     let info = state
         .grants()
+        .tokens()
         .access(token, state.clock().now_millis())
         .ok_or_else(|| ApiError::invalid_token("The access token is invalid or has expired."))?;
     if info.client_id != app_id {

@@ -96,7 +96,7 @@ fn body_error(value: Option<Value>, error: fundraising_core::Error) -> ApiError 
 }
 
 /// 415 unless the request says `Content-Type: application/json`.
-pub(super) fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -113,7 +113,7 @@ pub(super) fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
 }
 
 /// The body as read, or the 413 (over [`MAX_EVENT_BODY_BYTES`]) or 400 of a failed read.
-pub(super) fn read_body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+pub(crate) fn read_body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(

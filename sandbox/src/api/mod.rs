@@ -7,7 +7,6 @@ mod event;
 mod guard;
 mod pages;
 mod reply;
-mod staging;
 
 use std::time::Duration;
 
@@ -19,30 +18,16 @@ use tower_http::cors::{AllowHeaders, Any, CorsLayer};
 
 use crate::state::Sandbox;
 
+pub(crate) use event::{read_body, require_json};
 pub use event::{FIELD_LIMITS, MAX_EVENT_BODY_BYTES};
 pub use guard::MAX_URI_BYTES;
 pub use reply::{json_response, ApiError};
-pub use staging::STAGING_PATH;
 
-/// The resource API's router, with CORS open to any origin (no credentials). Every error
-/// answer is in the service's JSON shape; event bodies are limited to
-/// [`MAX_EVENT_BODY_BYTES`] and URIs to [`MAX_URI_BYTES`]. With `enable_test_routes` in the
-/// configuration it also serves the test-only [`STAGING_PATH`].
-pub fn api_app(state: Sandbox) -> Router {
-    let cors = CorsLayer::new()
-        .allow_origin(Any)
-        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
-        .allow_headers(AllowHeaders::mirror_request())
-        .expose_headers([header::LOCATION])
-        .max_age(Duration::from_secs(600));
-    let mut router = Router::new();
-    if state.config().enable_test_routes {
-        router = router.route(
-            STAGING_PATH,
-            post(staging::stage).layer(DefaultBodyLimit::max(MAX_EVENT_BODY_BYTES)),
-        );
-    }
-    router
+/// The resource API's routes: the four operations under `/{appId}/v1/`. Every error answer
+/// is in the service's JSON shape; event bodies are limited to [`MAX_EVENT_BODY_BYTES`] and
+/// URIs to [`MAX_URI_BYTES`].
+pub fn routes() -> Router<Sandbox> {
+    Router::new()
         .route(
             "/{app_id}/v1/campaign/byshortname/{short_name}",
             get(campaign::by_short_name),
@@ -62,8 +47,16 @@ pub fn api_app(state: Sandbox) -> Router {
         .route("/{app_id}/v1/event/{event_id}/pages", get(pages::list))
         .fallback(reply::not_found)
         .method_not_allowed_fallback(reply::method_not_allowed)
-        .layer(cors)
         .layer(axum::middleware::from_fn(guard::json_errors))
-        .layer(axum::middleware::from_fn(crate::logging::log_request))
-        .with_state(state)
+}
+
+/// The resource API's CORS: open to any origin, without credentials; `Location` and
+/// `Retry-After` readable by the page.
+pub fn cors() -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+        .allow_headers(AllowHeaders::mirror_request())
+        .expose_headers([header::LOCATION, header::RETRY_AFTER])
+        .max_age(Duration::from_secs(600))
 }

@@ -23,8 +23,11 @@
 //! The same names may appear as `${NAME}` in the configuration file (and so may any variable
 //! of the environment), so that an application's home page can be a companion's address.
 
+mod command;
+mod companion;
+mod group;
+mod guard;
 mod plan;
-mod process;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -35,9 +38,12 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
+use command::run_command;
+pub use command::{exit_code, COMMAND_GRACE};
+pub use companion::STOP_GRACE;
+use companion::{http_ok, tail, Companion};
+pub use guard::{guard_main, Guard, GUARD_SUBCOMMAND};
 pub use plan::{default_exec_config, expand, CompanionSpec, Plan, Site};
-pub use process::exit_code;
-use process::{http_ok, run_command, tail, Companion};
 
 use crate::error::{Result, SandboxError};
 pub use crate::error::{EXIT_CANNOT_RUN, EXIT_CANNOT_START, EXIT_NOT_FOUND};
@@ -90,21 +96,28 @@ pub struct ExecArgs {
 }
 
 /// The folder of one run: the servers' logs and, unless `--data-dir`, the sandbox's data.
+/// Only its owner can read it (mode 0700). It is removed at the end of the run unless kept,
+/// and, with a [`Guard`], even when `exec` is killed.
 pub struct RunDir {
     dir: Option<tempfile::TempDir>,
     path: PathBuf,
+    guard: Option<Guard>,
 }
 
 impl RunDir {
     /// A fresh folder under the system's temporary folder; removed on drop unless `keep`.
     pub fn create(keep: bool) -> Result<Self> {
-        let dir = tempfile::Builder::new()
-            .prefix("fundraising-exec.")
-            .tempdir()
-            .map_err(|source| SandboxError::Io {
-                path: std::env::temp_dir(),
-                source,
-            })?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix("fundraising-exec.");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o700));
+        }
+        let dir = builder.tempdir().map_err(|source| SandboxError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
         let path = dir.path().to_path_buf();
         Ok(Self {
             dir: if keep {
@@ -114,7 +127,16 @@ impl RunDir {
                 Some(dir)
             },
             path,
+            guard: None,
         })
+    }
+
+    /// The same folder watched by a [`Guard`] (this program as a process of its own), which
+    /// ends what the run started and removes the folder (unless kept) if `exec` is killed.
+    pub fn guarded(mut self) -> Result<Self> {
+        let remove = (!self.kept()).then_some(self.path.as_path());
+        self.guard = Some(Guard::spawn(remove)?);
+        Ok(self)
     }
 
     /// Its path.
@@ -125,6 +147,22 @@ impl RunDir {
     /// Whether it stays after the run.
     pub fn kept(&self) -> bool {
         self.dir.is_none()
+    }
+
+    /// The guard watching the run, if any.
+    pub fn guard(&self) -> Option<&Guard> {
+        self.guard.as_ref()
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        // The folder goes first; the guard is released after, so that a kill meanwhile still
+        // leaves it to the guard.
+        drop(self.dir.take());
+        if let Some(guard) = self.guard.take() {
+            guard.release();
+        }
     }
 }
 
@@ -279,13 +317,12 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
                     flags.push(expand(arg, lookup)?);
                 }
                 let log = run.path().join(spec.log_name());
-                companions.push(Companion::start(
-                    &args.companion_bin,
-                    &flags,
-                    app.secret.expose(),
-                    *addr,
-                    log,
-                )?);
+                let companion =
+                    Companion::start(&args.companion_bin, &flags, app.secret.expose(), *addr, log)?;
+                if let (Some(guard), Some(pid)) = (run.guard(), companion.id()) {
+                    guard.watch_group(pid);
+                }
+                companions.push(companion);
             }
             while !http_ok(identity_addr, "/.well-known/openid-configuration").await {
                 if Instant::now() >= deadline {
@@ -302,11 +339,17 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
         }
         .await;
         let result = match started {
-            Ok(()) => run_command(&args.command, &env).await.map(exit_code),
+            Ok(()) => run_command(&args.command, &env, run.guard())
+                .await
+                .map(exit_code),
             Err(e) => Err(e),
         };
         for companion in companions {
+            let pid = companion.id();
             companion.stop().await;
+            if let (Some(guard), Some(pid)) = (run.guard(), pid) {
+                guard.forget_group(pid);
+            }
         }
         result
     }

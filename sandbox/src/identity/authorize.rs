@@ -8,7 +8,7 @@ use fundraising_core::pkce;
 
 use super::html::error_page;
 use super::interaction::session_user;
-use super::redirect::{redirect_error, with_query};
+use super::redirect::{found, with_query};
 use crate::grants::AuthorizationRequest;
 use crate::params::Params;
 use crate::state::Sandbox;
@@ -37,50 +37,109 @@ fn invalid_scope(description: impl Into<String>) -> RedirectError {
     }
 }
 
+/// Why an authorization request was refused.
+pub enum Refused {
+    /// The client or the redirect_uri cannot be trusted: an error page, nothing sent back.
+    Page(StatusCode, String),
+    /// An OAuth error for the application, sent back to its redirect_uri.
+    Back {
+        /// The (registered) redirect_uri.
+        redirect_uri: String,
+        /// The `error`.
+        error: &'static str,
+        /// The `error_description`.
+        description: String,
+        /// The `state` to echo, when it may be.
+        state: Option<String>,
+    },
+}
+
+impl Refused {
+    /// The address the browser is sent back to, for a [`Refused::Back`].
+    pub fn callback(&self) -> Option<String> {
+        match self {
+            Self::Page(..) => None,
+            Self::Back {
+                redirect_uri,
+                error,
+                description,
+                state,
+            } => {
+                let mut pairs = vec![("error", *error), ("error_description", description)];
+                if let Some(state) = state {
+                    pairs.push(("state", state));
+                }
+                Some(with_query(redirect_uri, &pairs))
+            }
+        }
+    }
+}
+
 /// `GET /connect/authorize`.
 pub async fn authorize(
     State(state): State<Sandbox>,
     headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let params = match Params::parse(query.as_deref().unwrap_or("")) {
-        Ok(p) => p,
-        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    let request = match checked(&state, query.as_deref().unwrap_or("")) {
+        Ok(request) => request,
+        Err(Refused::Page(status, message)) => return error_page(status, &message),
+        Err(refused) => return found(&refused.callback().unwrap_or_default()),
     };
+    let now = state.clock().now_millis();
+    let id = state.grants().requests().start(request, now);
+    let next = if session_user(&state, &headers).is_some() {
+        "/connect/consent"
+    } else {
+        "/connect/login"
+    };
+    Redirect::to(&with_query(next, &[("request", &id)])).into_response()
+}
+
+/// Checks an authorize request's query as the specification's authorisation endpoint says.
+pub fn checked(state: &Sandbox, query: &str) -> Result<AuthorizationRequest, Refused> {
+    let page = |message: String| Refused::Page(StatusCode::BAD_REQUEST, message);
+    let params = Params::parse(query).map_err(page)?;
     for name in ["client_id", "redirect_uri"] {
         if params
             .iter()
             .any(|(n, v)| n == name && v.len() > MAX_PARAM_LEN)
         {
-            return error_page(
-                StatusCode::BAD_REQUEST,
-                &format!("The {name} is longer than {MAX_PARAM_LEN} bytes."),
-            );
+            return Err(page(format!(
+                "The {name} is longer than {MAX_PARAM_LEN} bytes."
+            )));
         }
     }
     let client_id = match params.get("client_id") {
         Ok(Some(id)) if !id.is_empty() => id,
-        Ok(_) => return error_page(StatusCode::BAD_REQUEST, "The request has no client_id."),
-        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+        Ok(_) => return Err(page("The request has no client_id.".into())),
+        Err(e) => return Err(page(e)),
     };
     let Some(app) = state.config().application(client_id) else {
-        return error_page(
-            StatusCode::BAD_REQUEST,
-            &format!("The application {client_id:?} is not registered."),
-        );
+        return Err(page(format!(
+            "The application {client_id:?} is not registered."
+        )));
     };
     let redirect_uri = match params.get("redirect_uri") {
         Ok(Some(uri)) if !uri.is_empty() => uri,
-        Ok(_) => return error_page(StatusCode::BAD_REQUEST, "The request has no redirect_uri."),
-        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+        Ok(_) => return Err(page("The request has no redirect_uri.".into())),
+        Err(e) => return Err(page(e)),
     };
     if redirect_uri != app.home_page {
-        return error_page(
-            StatusCode::BAD_REQUEST,
-            "The redirect_uri does not match the home page registered for the application.",
-        );
+        return Err(page(
+            "The redirect_uri does not match the home page registered for the application.".into(),
+        ));
     }
-    let echoed_state = params.first("state").filter(|s| s.len() <= MAX_PARAM_LEN);
+    let echoed_state = params
+        .first("state")
+        .filter(|s| s.len() <= MAX_PARAM_LEN)
+        .map(str::to_owned);
+    let back = |error: &'static str, description: String| Refused::Back {
+        redirect_uri: redirect_uri.to_owned(),
+        error,
+        description,
+        state: echoed_state.clone(),
+    };
     if let Some((name, _)) = params
         .iter()
         .find(|(n, v)| n.len() > MAX_PARAM_LEN || v.len() > MAX_PARAM_LEN)
@@ -90,25 +149,12 @@ pub async fn authorize(
         } else {
             name
         };
-        return redirect_error(
-            redirect_uri,
+        return Err(back(
             "invalid_request",
-            &format!("{name} is longer than {MAX_PARAM_LEN} bytes"),
-            echoed_state,
-        );
+            format!("{name} is longer than {MAX_PARAM_LEN} bytes"),
+        ));
     }
-    let request = match check(&params, client_id, redirect_uri) {
-        Ok(r) => r,
-        Err(e) => return redirect_error(redirect_uri, e.error, &e.description, echoed_state),
-    };
-    let now = state.clock().now_millis();
-    let id = state.grants().start_request(request, now);
-    let next = if session_user(&state, &headers).is_some() {
-        "/connect/consent"
-    } else {
-        "/connect/login"
-    };
-    Redirect::to(&with_query(next, &[("request", &id)])).into_response()
+    check(&params, client_id, redirect_uri).map_err(|e| back(e.error, e.description))
 }
 
 fn check(
@@ -181,5 +227,8 @@ fn check(
         state,
         nonce,
         code_challenge,
+        login_hint: get("login_hint")?
+            .filter(|h| !h.is_empty())
+            .map(str::to_owned),
     })
 }

@@ -30,5 +30,5 @@ pub async fn configuration(State(state): State<Sandbox>) -> Json<Value> {
 
 /// `GET /.well-known/jwks.json`.
 pub async fn jwks(State(state): State<Sandbox>) -> Json<Value> {
-    Json(state.signing_key().jwks())
+    Json(state.jwks())
 }

@@ -13,7 +13,7 @@ use super::html::{consent_page as render_consent, error_page, login_page as rend
 use super::redirect::with_query;
 use super::SESSION_COOKIE;
 use crate::config::User;
-use crate::grants::{Grant, LoginGate, SESSION_LIFETIME_MS};
+use crate::grants::{AuthorizationRequest, Grant, LoginGate, SESSION_LIFETIME_MS};
 use crate::state::Sandbox;
 
 const EXPIRED: &str =
@@ -134,7 +134,7 @@ pub fn session_user<'a>(state: &'a Sandbox, headers: &HeaderMap) -> Option<(&'a 
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
         .filter(|(name, _)| *name == SESSION_COOKIE)
-        .find_map(|(_, value)| state.grants().session(value, now))
+        .find_map(|(_, value)| state.grants().sessions().get(value, now))
         .and_then(|(email, auth_time)| state.config().user(&email).map(|u| (u, auth_time)))
 }
 
@@ -152,7 +152,11 @@ pub async fn login_page(
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let id = field(&query, "request");
-    match state.grants().request(id, state.clock().now_millis()) {
+    match state
+        .grants()
+        .requests()
+        .get(id, state.clock().now_millis())
+    {
         Some(request) => render_login(StatusCode::OK, id, &request.client_id, "", None),
         None => error_page(StatusCode::BAD_REQUEST, EXPIRED),
     }
@@ -160,9 +164,10 @@ pub async fn login_page(
 
 /// `POST /connect/login` (`request`, `username`, `password`): starts the session or shows
 /// the form again with a message. A form from another site is refused (403). Wrong passwords
-/// are limited per request (the request ends) and per account and client address (a lock-out
+/// are limited per request (the request ends) and per name and client address (a lock-out
 /// with a growing backoff of at most 15 minutes, during which even the right password from
-/// that address is refused: 429 with `Retry-After`). Other addresses are not locked out.
+/// that address is refused: 429 with `Retry-After`), for any name typed, so that an unknown
+/// name is answered as a known one. Other addresses are not locked out.
 pub async fn login(
     State(state): State<Sandbox>,
     client: ClientAddress,
@@ -174,32 +179,26 @@ pub async fn login(
     }
     let id = field(&form, "request");
     let now = state.clock().now_millis();
-    let Some(request) = state.grants().request(id, now) else {
+    let Some(request) = state.grants().requests().get(id, now) else {
         return error_page(StatusCode::BAD_REQUEST, EXPIRED);
     };
     let username = field(&form, "username");
-    let account = state
-        .config()
-        .user(username.trim())
-        .map(|u| u.email.clone());
-    if let Some(account) = &account {
-        if let LoginGate::Locked { remaining_ms } =
-            state.grants().login_gate(account, &client.0, now)
-        {
-            return locked(id, &request.client_id, username, remaining_ms);
-        }
+    // Every name is gated and counted alike, a configured user's or not, so the answers never
+    // tell whether an account exists.
+    let logins = state.grants().logins();
+    if let LoginGate::Locked { remaining_ms } = logins.gate(username, &client.0, now) {
+        return locked(id, &request.client_id, username, remaining_ms);
     }
     let Some(user) = state
         .config()
         .authenticate(username, field(&form, "password"))
     else {
-        let failure = state
-            .grants()
-            .login_failed(id, account.as_deref(), &client.0, now);
-        if failure.request_ended {
+        let request_ended = state.grants().requests().login_failed(id, now);
+        let locked_ms = logins.failed(username, &client.0, now);
+        if request_ended {
             return error_page(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_FOR_REQUEST);
         }
-        return match failure.account_locked_ms {
+        return match locked_ms {
             Some(ms) => locked(id, &request.client_id, username, ms),
             None => render_login(
                 StatusCode::OK,
@@ -210,8 +209,8 @@ pub async fn login(
             ),
         };
     };
-    state.grants().login_succeeded(&user.email, &client.0, now);
-    let session = state.grants().start_session(&user.email, now);
+    logins.succeeded(username, &client.0, now);
+    let session = state.grants().sessions().start(&user.email, now);
     let cookie = format!(
         "{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}",
         SESSION_LIFETIME_MS / 1000
@@ -231,7 +230,11 @@ pub async fn consent_page(
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let id = field(&query, "request");
-    let Some(request) = state.grants().request(id, state.clock().now_millis()) else {
+    let Some(request) = state
+        .grants()
+        .requests()
+        .get(id, state.clock().now_millis())
+    else {
         return error_page(StatusCode::BAD_REQUEST, EXPIRED);
     };
     match session_user(&state, &headers) {
@@ -252,7 +255,7 @@ pub async fn consent(
     }
     let id = field(&form, "request");
     let now = state.clock().now_millis();
-    if state.grants().request(id, now).is_none() {
+    if state.grants().requests().get(id, now).is_none() {
         return error_page(StatusCode::BAD_REQUEST, EXPIRED);
     }
     let Some((user, auth_time)) = session_user(&state, &headers) else {
@@ -262,16 +265,37 @@ pub async fn consent(
     if !allow && !form.contains_key("deny") {
         return error_page(StatusCode::BAD_REQUEST, "Choose Allow or Deny.");
     }
-    let Some(request) = state.grants().finish_request(id, now) else {
+    let Some(request) = state.grants().requests().finish(id, now) else {
         return error_page(StatusCode::BAD_REQUEST, EXPIRED);
     };
+    Redirect::to(&decide(
+        &state,
+        &request,
+        &user.email,
+        auth_time,
+        allow,
+        now,
+    ))
+    .into_response()
+}
+
+/// The user's decision on an authorization request: the address the browser goes back to,
+/// with a fresh code (`allow`) or `error=access_denied`, and the request's `state`.
+pub fn decide(
+    state: &Sandbox,
+    request: &AuthorizationRequest,
+    user_email: &str,
+    auth_time: i64,
+    allow: bool,
+    now: i64,
+) -> String {
     let mut pairs: Vec<(&str, String)> = Vec::new();
     if allow {
-        let code = state.grants().issue_code(
+        let code = state.grants().codes().issue(
             Grant {
                 client_id: request.client_id.clone(),
                 redirect_uri: request.redirect_uri.clone(),
-                user_email: user.email.clone(),
+                user_email: user_email.to_owned(),
                 scopes: request.scopes.clone(),
                 nonce: request.nonce.clone(),
                 auth_time,
@@ -288,5 +312,5 @@ pub async fn consent(
         pairs.push(("state", s.clone()));
     }
     let pairs: Vec<(&str, &str)> = pairs.iter().map(|(n, v)| (*n, v.as_str())).collect();
-    Redirect::to(&with_query(&request.redirect_uri, &pairs)).into_response()
+    with_query(&request.redirect_uri, &pairs)
 }

@@ -2,7 +2,9 @@
 
 mod authorize;
 mod discovery;
+mod headless;
 mod html;
+mod id_token;
 mod interaction;
 mod oauth_error;
 mod redirect;
@@ -16,6 +18,9 @@ use tower_http::cors::{Any, CorsLayer};
 use crate::state::Sandbox;
 
 pub use authorize::MAX_PARAM_LEN as MAX_AUTHORIZE_PARAM_LEN;
+pub use headless::sign_in as headless_sign_in;
+pub(crate) use html::error_page;
+pub use id_token::OTHER_AUDIENCE;
 pub use oauth_error::OAuthError;
 pub use token::MAX_BODY_BYTES as MAX_TOKEN_BODY_BYTES;
 
@@ -29,8 +34,9 @@ pub const REVOCATION_PATH: &str = "/connect/revocation";
 /// Path of the JWKS document.
 pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 
-/// The identity server's router: discovery, JWKS, authorize, login, consent and token.
-pub fn identity_app(state: Sandbox) -> Router {
+/// The identity server's routes: discovery, JWKS, authorize, login, consent, token and
+/// revocation.
+pub fn routes() -> Router<Sandbox> {
     let public = Router::new()
         .route(
             "/.well-known/openid-configuration",
@@ -58,6 +64,4 @@ pub fn identity_app(state: Sandbox) -> Router {
         .route(REVOCATION_PATH, any(token::revocation))
         .merge(public)
         .fallback(html::not_found)
-        .layer(axum::middleware::from_fn(crate::logging::log_request))
-        .with_state(state)
 }

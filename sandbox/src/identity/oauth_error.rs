@@ -72,6 +72,15 @@ impl OAuthError {
         )
     }
 
+    /// An error of any status and `error` code (the faults' answers).
+    pub fn with_status(
+        status: StatusCode,
+        error: &'static str,
+        description: impl Into<String>,
+    ) -> Self {
+        Self::new(status, error, description)
+    }
+
     fn new(status: StatusCode, error: &'static str, description: impl Into<String>) -> Self {
         Self {
             status,

@@ -2,21 +2,18 @@
 //! HTTP Basic client authentication only (RFC 6749 §2.3.1). Every failure, whatever its
 //! cause (method, content type, size, credentials, grant), is RFC 6749 §5.2 JSON.
 
-use std::borrow::Cow;
-
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine as _;
-use percent_encoding::percent_decode_str;
 use serde_json::{json, Value};
 
-use super::OAuthError;
+use super::{id_token, OAuthError};
+use crate::basic::{form_decode, Basic};
 use crate::config::Application;
-use crate::grants::{Grant, IssuedTokens, RefreshRefusal, ACCESS_TOKEN_LIFETIME_SECS};
+use crate::faults::Applied;
+use crate::grants::{Grant, IssuedTokens, RefreshRefusal};
 use crate::params::Params;
 use crate::state::Sandbox;
 
@@ -33,17 +30,34 @@ fn no_store() -> [(header::HeaderName, HeaderValue); 2] {
 
 /// `/connect/token` (every method reaches it; anything but POST is a JSON 405).
 pub async fn token(State(state): State<Sandbox>, request: Request) -> Response {
-    if !state.token_delay().is_zero() {
-        tokio::time::sleep(state.token_delay()).await;
-    }
     let result = match read(request).await {
         Ok((headers, body)) => handle(&state, &headers, &body),
         Err(e) => Err(e),
     };
+    let result = match result {
+        Ok(issued) => answer(&state, issued).await,
+        Err(e) => Err(e),
+    };
     match result {
-        Ok(answer) => (no_store(), Json(answer)).into_response(),
+        Ok((answer, fault)) => {
+            let mut response = (no_store(), Json(answer)).into_response();
+            if let Some(id) = fault {
+                response
+                    .extensions_mut()
+                    .insert(Applied { id, dropped: false });
+            }
+            response
+        }
         Err(e) => e.into_response(),
     }
+}
+
+/// A grant just redeemed or refreshed, and its tokens.
+struct Issued {
+    grant: Grant,
+    tokens: IssuedTokens,
+    grant_type: &'static str,
+    now_ms: i64,
 }
 
 /// `/connect/revocation` (RFC 7009): `token` and an optional `token_type_hint`, with the
@@ -119,11 +133,14 @@ fn revoke(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<(), OAuth
     let token = get("token")?.ok_or_else(|| OAuthError::invalid_request("token is missing"))?;
     let hint = get("token_type_hint")?;
     let now = state.clock().now_millis();
-    state.grants().revoke(token, &app.app_id, hint, now);
+    state
+        .grants()
+        .tokens()
+        .revoke(token, &app.app_id, hint, now);
     Ok(())
 }
 
-fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OAuthError> {
+fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Issued, OAuthError> {
     let (app, params) = client_and_form(state, headers, body)?;
     let get = |name: &str| {
         params
@@ -139,17 +156,18 @@ fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OA
         }
     }
     let now = state.clock().now_millis();
-    let (grant, tokens) = match get("grant_type")? {
+    let (grant_type, (grant, tokens)) = match get("grant_type")? {
         None => return Err(OAuthError::invalid_request("grant_type is missing")),
         Some("authorization_code") => {
             let code =
                 get("code")?.ok_or_else(|| OAuthError::invalid_request("code is missing"))?;
             let redirect_uri = get("redirect_uri")?
                 .ok_or_else(|| OAuthError::invalid_request("redirect_uri is missing"))?;
-            state
+            let exchanged = state
                 .grants()
                 .exchange_code(code, &app.app_id, redirect_uri, get("code_verifier")?, now)
-                .map_err(OAuthError::invalid_grant)?
+                .map_err(OAuthError::invalid_grant)?;
+            ("authorization_code", exchanged)
         }
         Some("refresh_token") => {
             let token = get("refresh_token")?
@@ -172,13 +190,15 @@ fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OA
                 }
                 scopes
             });
-            state
+            let refreshed = state
                 .grants()
+                .tokens()
                 .refresh(token, &app.app_id, scope.as_deref(), now)
                 .map_err(|e| match e {
                     RefreshRefusal::Grant(description) => OAuthError::invalid_grant(description),
                     RefreshRefusal::Scope(description) => OAuthError::invalid_scope(description),
-                })?
+                })?;
+            ("refresh_token", refreshed)
         }
         Some(other) => {
             return Err(OAuthError::unsupported_grant_type(format!(
@@ -186,77 +206,79 @@ fn handle(state: &Sandbox, headers: &HeaderMap, body: &[u8]) -> Result<Value, OA
             )))
         }
     };
-    answer(state, &grant, tokens, now)
+    Ok(Issued {
+        grant,
+        tokens,
+        grant_type,
+        now_ms: now,
+    })
 }
 
 /// Checks `Authorization: Basic base64(id:secret)`; nothing else authenticates a client.
-///
-/// RFC 6749 §2.3.1 form-urlencodes the id and the secret before base64 (`%XX`, `+` for a
-/// space); the unencoded form that RFC 7617 shows is accepted too. The decoded pair is tried
-/// first, then the raw one.
+/// The form-decoded pair (RFC 6749 §2.3.1) is tried first, then the raw one (RFC 7617).
 fn authenticate<'a>(
     state: &'a Sandbox,
     headers: &HeaderMap,
     params: Option<&Params>,
 ) -> Result<&'a Application, OAuthError> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else {
-        let in_body = params.is_some_and(|p| p.contains("client_secret"));
-        return Err(OAuthError::invalid_client(if in_body {
-            "client credentials in the body are not accepted; use HTTP Basic"
-        } else {
-            "client authentication by HTTP Basic is required"
-        }));
+    let (id, secret) = match Basic::of(headers) {
+        Basic::Credentials(id, secret) => (id, secret),
+        Basic::Missing => {
+            let in_body = params.is_some_and(|p| p.contains("client_secret"));
+            return Err(OAuthError::invalid_client(if in_body {
+                "client credentials in the body are not accepted; use HTTP Basic"
+            } else {
+                "client authentication by HTTP Basic is required"
+            }));
+        }
+        Basic::OtherScheme => {
+            return Err(OAuthError::invalid_client(
+                "client authentication by HTTP Basic is required",
+            ))
+        }
+        Basic::Malformed => return Err(OAuthError::invalid_client("malformed Basic credentials")),
     };
-    let bad = || OAuthError::invalid_client("malformed Basic credentials");
-    let value = value.to_str().map_err(|_| bad())?;
-    let (scheme, encoded) = value.trim().split_once(' ').ok_or_else(bad)?;
-    if !scheme.eq_ignore_ascii_case("basic") {
-        return Err(OAuthError::invalid_client(
-            "client authentication by HTTP Basic is required",
-        ));
-    }
-    let decoded = STANDARD.decode(encoded.trim()).map_err(|_| bad())?;
-    let decoded = String::from_utf8(decoded).map_err(|_| bad())?;
-    let (id, secret) = decoded.split_once(':').ok_or_else(bad)?;
     let matching = |id: &str, secret: &str| {
         state
             .config()
             .application(id)
             .filter(|app| app.secret.matches(secret))
     };
-    let form_decoded = form_decode(id).zip(form_decode(secret));
+    let form_decoded = form_decode(&id).zip(form_decode(&secret));
     form_decoded
         .and_then(|(id, secret)| matching(&id, &secret))
-        .or_else(|| matching(id, secret))
+        .or_else(|| matching(&id, &secret))
         .ok_or_else(|| OAuthError::invalid_client("unknown client or wrong secret"))
 }
 
-/// `application/x-www-form-urlencoded` decoding of one value: `+` is a space, `%XX` a byte;
-/// `None` when the bytes are not UTF-8.
-fn form_decode(value: &str) -> Option<String> {
-    let spaced = value.replace('+', " ");
-    percent_decode_str(&spaced)
-        .decode_utf8()
-        .ok()
-        .map(Cow::into_owned)
-}
-
-fn answer(
-    state: &Sandbox,
-    grant: &Grant,
-    tokens: IssuedTokens,
-    now_ms: i64,
-) -> Result<Value, OAuthError> {
+/// The token answer for a grant just redeemed or refreshed, with the faults in force for it
+/// (an id_token a relying party must refuse, a short-lived access token).
+async fn answer(state: &Sandbox, issued: Issued) -> Result<(Value, Option<u64>), OAuthError> {
+    let Issued {
+        grant,
+        tokens,
+        grant_type,
+        now_ms,
+    } = issued;
     let user = state
         .config()
         .user(&grant.user_email)
         .ok_or_else(|| OAuthError::invalid_grant("the user no longer exists"))?;
+    let fault = state.faults().take_issue(&grant.client_id, grant_type);
+    let mut expires_in = tokens.expires_in;
+    if let Some(secs) = fault.and_then(|f| f.expires_in) {
+        expires_in = i64::from(secs);
+        state
+            .grants()
+            .tokens()
+            .shorten(&tokens.access_token, expires_in, now_ms);
+    }
     let iat = now_ms.div_euclid(1000);
     let mut claims = json!({
         "iss": state.issuer(),
         "sub": user.subject(),
         "aud": grant.client_id,
-        "exp": iat + ACCESS_TOKEN_LIFETIME_SECS,
+        "exp": iat + expires_in,
         "iat": iat,
         "auth_time": grant.auth_time,
         "nonce": grant.nonce,
@@ -268,19 +290,18 @@ fn answer(
         claims["email"] = json!(user.email);
         claims["email_verified"] = json!(true);
     }
-    let id_token = state
-        .signing_key()
-        .sign_jwt(&claims)
+    let id_token = id_token::sign(state, claims, fault.and_then(|f| f.id_token))
+        .await
         .map_err(|e| OAuthError::server_error(e.to_string()))?;
     let mut body = json!({
         "id_token": id_token,
         "access_token": tokens.access_token,
-        "expires_in": ACCESS_TOKEN_LIFETIME_SECS,
+        "expires_in": expires_in,
         "token_type": "Bearer",
         "scope": grant.scopes.join(" "),
     });
     if let Some(refresh) = tokens.refresh_token {
         body["refresh_token"] = json!(refresh);
     }
-    Ok(body)
+    Ok((body, fault.map(|f| f.id)))
 }

@@ -328,3 +328,45 @@ pub fn verify_jwt(jwks: &Value, token: &str) -> Value {
         .expect("valid RS256 signature");
     serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).expect("b64")).expect("claims")
 }
+
+/// A login form for the pending request `request`.
+pub fn login_form(request: &str, username: &str, password: &str) -> Request<Body> {
+    post_form(
+        "/connect/login",
+        &[
+            ("request", request),
+            ("username", username),
+            ("password", password),
+        ],
+        None,
+    )
+}
+
+/// A login form sent from `peer` (the TCP peer the serving loop records).
+pub fn login_from(request: &str, username: &str, password: &str, peer: &str) -> Request<Body> {
+    let mut r = login_form(request, username, password);
+    let peer: std::net::SocketAddr = peer.parse().expect("peer address");
+    r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+    r
+}
+
+/// A fresh pending authorization request of demo-app; its id.
+pub async fn new_request(app: &Router) -> String {
+    let reply = call(app, get(&authorize_uri(&[]))).await;
+    query_of(&reply.location())["request"].clone()
+}
+
+/// [`two_app_config`] with the test routes on.
+pub fn with_test_routes() -> Config {
+    let mut config = two_app_config();
+    config.enable_test_routes = true;
+    config
+}
+
+/// A POST of JSON.
+pub fn post_json(uri: &str, body: &Value) -> Request<Body> {
+    Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("request")
+}

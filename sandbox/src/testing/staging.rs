@@ -8,8 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde_json::json;
 
-use super::event::{read_body, require_json};
-use super::{json_response, ApiError};
+use crate::api::{json_response, read_body, require_json, ApiError};
 use crate::config::{StagedDonation, MAX_STAGED_DONATIONS};
 use crate::state::Sandbox;
 use crate::store::StageError;
