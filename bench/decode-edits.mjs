@@ -2,16 +2,23 @@
 // measured (bench section 2, docs/performance.md): `delete` on the JSON.parse tree's object,
 // which ships, against a fresh object made of the members kept, setting them to undefined, and
 // leaving them. Each variant is the built package with src/json/tape.js's `apply` changed
-// there alone (unminified, the shipped one too); each decodes the same answers and then reads
-// every field of the result, as a page rendering it does (an object `delete` turned into a
-// dictionary is slower to read). Alternated batches, medians in ms per call.
+// there alone: wasm-bindgen's output of the build (its stage, which scripts/build-pkg.sh keeps in
+// target/pkg-stage/full/) with the variant's tape.js, bundled and minified into one module by
+// scripts/bundle-pkg.mjs as the package's own is (the shipped variant must come out byte for byte
+// the package's module, or the stage is not the package's). Each decodes the same answers and
+// then reads every field of the result, as a page rendering it does (an object `delete` turned
+// into a dictionary is slower to read). Alternated batches, medians in ms per call.
 //   node bench/decode-edits.mjs [PKG_DIR]        (or BENCH_EDITS_PKG) prints EDITSJSON {...}
+//   BENCH_EDITS_STAGE=DIR                        the build's stage (default target/pkg-stage/full)
+import { execFileSync } from "node:child_process";
 import { cp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = path.resolve(process.argv[2] ?? process.env.BENCH_EDITS_PKG ?? path.join(root, "pkg"));
+const stage = path.resolve(process.env.BENCH_EDITS_STAGE ?? path.join(root, "target", "pkg-stage", "full"));
+const NAME = "fundraising_client";
 const work = path.join(root, "bench", "work", "edits");
 const source = await readFile(path.join(root, "src", "json", "tape.js"), "utf8");
 const shipped = "      case Op.Delete: delete containers[a][keys[a][b]]; break;";
@@ -53,12 +60,13 @@ const variants = {
   leave: swap(source, shipped, "      case Op.Delete: break;"),
 };
 
+/** Where wasm-bindgen put tape.js among the build's snippets (relative to the stage). */
 async function findTape(dir) {
   for (const entry of await readdir(path.join(dir, "snippets"), { withFileTypes: true, recursive: true })) {
     const file = path.join(entry.parentPath ?? entry.path, entry.name);
     if (entry.isFile() && file.endsWith(path.join("src", "json", "tape.js"))) return path.relative(dir, file);
   }
-  throw new Error(`${dir}: no src/json/tape.js snippet`);
+  throw new Error(`${dir}: no src/json/tape.js snippet (run make pkg)`);
 }
 
 // Answers as the service sends them: 100 page summaries (inMemoryPerson in PascalCase), and the
@@ -86,18 +94,24 @@ function readAll(v) {
   return n;
 }
 
-const tape = await findTape(pkg);
+const tape = await findTape(stage);
+if (!(await readFile(path.join(stage, `${NAME}_bg.wasm`))).equals(await readFile(path.join(pkg, `${NAME}_bg.wasm`)))) {
+  throw new Error(`${stage} is not the stage of ${pkg} (their wasm differ): run make pkg`);
+}
 await rm(work, { recursive: true, force: true });
 const clients = {};
 for (const [name, text] of Object.entries(variants)) {
   const dir = path.join(work, name);
   await mkdir(dir, { recursive: true });
-  await cp(path.join(pkg, "fundraising_client.js"), path.join(dir, "fundraising_client.js"));
-  await cp(path.join(pkg, "fundraising_client_bg.wasm"), path.join(dir, "fundraising_client_bg.wasm"));
-  await cp(path.join(pkg, "snippets"), path.join(dir, "snippets"), { recursive: true });
-  await writeFile(path.join(dir, tape), text);
-  const m = await import(pathToFileURL(path.join(dir, "fundraising_client.js")).href);
-  await m.default({ module_or_path: await readFile(path.join(dir, "fundraising_client_bg.wasm")) });
+  await cp(stage, path.join(dir, "stage"), { recursive: true });
+  await writeFile(path.join(dir, "stage", tape), text);
+  execFileSync("node", [path.join(root, "scripts", "bundle-pkg.mjs"), path.join(dir, "stage"), path.join(dir, "pkg"), NAME], { stdio: ["ignore", "ignore", "inherit"] });
+  const module = path.join(dir, "pkg", `${NAME}.js`);
+  if (name === "delete" && !(await readFile(module)).equals(await readFile(path.join(pkg, `${NAME}.js`)))) {
+    throw new Error(`the shipped tape.js bundled from ${stage} is not ${pkg}'s module: run make pkg`);
+  }
+  const m = await import(pathToFileURL(module).href);
+  await m.default({ module_or_path: await readFile(path.join(dir, "pkg", `${NAME}_bg.wasm`)) });
   clients[name] = new m.FundraisingClient({ appId: "demo-app", baseUrl: "http://127.0.0.1:9" });
 }
 

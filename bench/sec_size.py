@@ -1,6 +1,6 @@
 """Section 1: size. Each build as a browser fetches it: the full package (pkg/), the light build
 (pkg/light/, no sign-in) and the widgets' build (pkg/widgets/, a campaign and a donation's wait),
-every file (wasm, JS glue, each snippet) gzip -9 on its own and summed, against the build's
+every file (the wasm and the build's one JS module) gzip -9 on its own and summed, against the build's
 budget, with brotli (what the companion sends) beside it (scripts/build-size.mjs, which
 scripts/build-pkg.sh prints too); what a partner's page with one card and a page with
 <fundraising-event> fetch, per file: the package build its elements load against the page's

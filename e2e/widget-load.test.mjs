@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import { browserTests, consoleErrors, servers } from "./harness.mjs";
 import { startPartnerSite } from "./partner-site.mjs";
-import { builtAssets, pkgSize, recordNetwork } from "./widget-assets.mjs";
+import { builtAssets, PKG, pkgSize, recordNetwork } from "./widget-assets.mjs";
+import { buildFiles } from "../scripts/build-size.mjs";
 import { PAGES } from "../scripts/page-size.mjs";
 
 const env = servers();
@@ -20,6 +21,21 @@ after(async () => { await partner?.close(); });
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const isPackage = (url) => new URL(url).pathname.startsWith("/pkg/") && !url.endsWith("/pkg/assets.js");
+
+/** The files of `build` (a key of pkg/assets.js) a page fetches, as the package names them
+ * (`light/fundraising_client.js`): its one module and its wasm, under their hashed names. */
+function ownNames(paths, build) {
+  return paths.map((path) => {
+    const [folder, file] = [path.slice("/pkg/".length, path.lastIndexOf("/")), path.slice(path.lastIndexOf("/") + 1)];
+    const parts = file.split(".");
+    assert.equal(folder, build, `${path} is not of the ${build} build`);
+    assert.match(parts.at(-2), /^[0-9a-f]{16}$/, `${path} is not a hashed copy`);
+    return `${folder}/${[...parts.slice(0, -2), parts.at(-1)].join(".")}`;
+  }).sort();
+}
+
+/** The files scripts/page-size.mjs (and so make bench) counts for a page that loads `build`. */
+const counted = (build) => buildFiles(`${PKG}${build}`).map((path) => path.slice(PKG.length)).sort();
 
 it("a card far below the fold loads nothing until scrolled to, then the wasm crosses at its brotli size", async ({ page }) => {
   const { widgets } = await builtAssets();
@@ -66,11 +82,10 @@ it("a page with one campaign card fetches the widgets' build only, and the bytes
   await page.locator("fundraising-campaign [role=progressbar]").waitFor();
   await page.waitForLoadState("networkidle");
   const pkg = net.requests.filter((r) => isPackage(r.url)).map((r) => ({ ...r, path: new URL(r.url).pathname }));
-  // The widgets' build and nothing else of the package: its glue, its snippets, its wasm.
-  assert.ok(pkg.length >= 2, JSON.stringify(pkg.map((r) => r.path)));
-  for (const r of pkg) assert.ok(r.path.startsWith("/pkg/widgets/"), `${r.path} is not the widgets' build`);
-  assert.ok(pkg.some((r) => r.path === `/pkg/${widgets.wasm}`));
-  assert.ok(pkg.some((r) => r.path === `/pkg/${widgets.js}`));
+  // The widgets' build and nothing else of the package: its one module and its wasm, the files
+  // make bench counts for this page.
+  assert.deepEqual(pkg.map((r) => r.path).sort(), [`/pkg/${widgets.js}`, `/pkg/${widgets.wasm}`].sort());
+  assert.deepEqual(ownNames(pkg.map((r) => r.path), "widgets"), counted("widgets"));
   // What crossed the network for them is their compressed files, each as served (brotli).
   const paid = pkg.reduce((sum, r) => sum + r.bodyBytes, 0);
   const served = pkg.reduce((sum, r) => sum + pkgSize(`${r.path.slice("/pkg/".length)}.br`), 0);
@@ -110,9 +125,9 @@ it("a page with <fundraising-event> fetches the light build only, within 50 KB; 
 
   const requests = await visit("/event?limit=100", ["fundraising-event [part=fundraiser] >> nth=0"]);
   const pkg = requests.filter((r) => isPackage(r.url));
-  for (const r of pkg) assert.ok(r.path.startsWith("/pkg/light/"), `${r.path} is not the light build`);
-  assert.ok(pkg.some((r) => r.path === `/pkg/${light.wasm}`));
-  assert.ok(pkg.some((r) => r.path === `/pkg/${light.js}`));
+  // The light build's one module and its wasm, the files make bench counts for this page.
+  assert.deepEqual(pkg.map((r) => r.path).sort(), [`/pkg/${light.js}`, `/pkg/${light.wasm}`].sort());
+  assert.deepEqual(ownNames(pkg.map((r) => r.path), "light"), counted("light"));
   for (const r of pkg) {
     assert.equal(r.encoding, "br", r.path);
     assert.equal(r.cacheControl, IMMUTABLE, r.path);

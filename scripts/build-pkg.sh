@@ -3,11 +3,12 @@
 # light build without sign-in (pkg/light/, the subpath export `fundraising-client/light`) and the
 # widgets' build (pkg/widgets/, `fundraising-client/widgets`: a campaign and the donation wait
 # only), each
-#   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> terser,
+#   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> short names ->
+#   our entry module bundled with the glue (rollup) -> terser,
 # then package.json + README (scripts/package-meta.mjs), the content-hashed and precompressed
 # copies the companion serves (scripts/hash-assets.mjs), the widgets' hostable folder
 # dist/widgets/ (scripts/build-widgets.mjs), and prints each build's size as a browser fetches
-# it: gzip -9 of each file (wasm, JS glue, snippets) on its own, summed (the measure of the size
+# it: gzip -9 of each file (wasm, the one JS module) on its own, summed (the measure of the size
 # budgets), and brotli beside it.
 #
 #   scripts/build-pkg.sh [--out DIR]      (default: pkg)
@@ -49,11 +50,10 @@ if have_nightly; then use_nightly=1; else
   echo "warning: no nightly toolchain with rust-src: building with stable (a larger package)" >&2
 fi
 
-# wasm-opt and terser come from tools/ (npm, locked; scripts/ensure-tools.sh wasm installs them):
-# wasm-bindgen's output uses externref tables, which binaryen before 116 rewrites wrongly
-# (Debian bookworm has 108).
+# wasm-opt, rollup, terser, acorn and TypeScript come from tools/ (npm, locked;
+# scripts/ensure-tools.sh wasm installs them): wasm-bindgen's output uses externref tables, which
+# binaryen before 116 rewrites wrongly (Debian bookworm has 108).
 wasm_opt="$root/tools/node_modules/.bin/wasm-opt"
-terser="$root/tools/node_modules/.bin/terser"
 
 # The features rustc's default wasm32 target emits (Rust 1.82+). --low-memory-unused: rustc
 # puts the 1 MiB stack first (growing down to 0) and the data above it, so the lowest 1 KiB
@@ -69,9 +69,11 @@ terser="$root/tools/node_modules/.bin/terser"
 features=(--enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 
-# build_variant DIR [cargo feature flags...]: one build of the package into DIR (pkg/ or
-# pkg/light/): cargo, wasm-bindgen (which writes its .d.ts from that build), wasm-opt, short
-# names, the FundraisingError export, terser, and the declarations checked for `any`.
+# build_variant DIR [cargo feature flags...]: one build of the package into DIR (pkg/,
+# pkg/light/ or pkg/widgets/): cargo, wasm-bindgen (which writes its .d.ts from that build),
+# wasm-opt, short names, and the bundle of our entry module with wasm-bindgen's output.
+# Generated code is read by parsers and wrapped, never edited by pattern
+# (tests/package/glue.test.mjs checks these scripts).
 build_variant() {
   local dir=$1; shift
   local target_dir
@@ -90,77 +92,30 @@ build_variant() {
   mkdir -p "$root/target/pkg-raw"
   cp "$raw" "$root/target/pkg-raw/$label.wasm"
 
-  wasm-bindgen --target web --out-dir "$dir" "$raw"
+  # wasm-bindgen's output goes to a stage folder (target/pkg-stage/<build>/), which the steps
+  # below read; pkg/ gets the files they make. --omit-default-module-path: the glue says nothing
+  # of where the wasm is; the package's own entry module (scripts/pkg-entry.js) does.
+  local stage="$root/target/pkg-stage/$label"
+  rm -rf "$stage"
+  wasm-bindgen --target web --omit-default-module-path --out-dir "$stage" "$raw"
 
   # KEEP_NAMES=1 keeps the function names (for bench/breakdown.sh's twiggy; the code is the same:
   # rustc's name section is kept, then each wasm-opt keeps it with -g).
   local names=(--strip-debug) keep=()
   [ "${KEEP_NAMES:-}" = 1 ] && names=(-g) && keep=(-g)
   "$wasm_opt" --one-caller-inline-max-function-size=30 --flatten --rereloop -Oz -Oz "${names[@]}" --strip-producers --strip-target-features --low-memory-unused \
-    "${features[@]}" -o "$dir/${name}_bg.opt.wasm" "$dir/${name}_bg.wasm"
-  mv "$dir/${name}_bg.opt.wasm" "$dir/${name}_bg.wasm"
+    "${features[@]}" -o "$stage/${name}_bg.opt.wasm" "$stage/${name}_bg.wasm"
+  mv "$stage/${name}_bg.opt.wasm" "$stage/${name}_bg.wasm"
 
-  # Short names for the wasm's imports and exports, in the wasm and in the glue.
-  node scripts/minify-names.mjs "$wasm_opt" "$dir" "$name" "${features[@]}" "${keep[@]}"
+  # Short names for the wasm's imports and exports: in the wasm by binaryen, in the glue and its
+  # declarations from binaryen's map, through their parsers (scripts/short-names.mjs).
+  node scripts/short-names.mjs "$wasm_opt" "$stage" "$name" "${features[@]}" "${keep[@]}"
 
-  # FundraisingError is a JS class (it must extend Error); export it from the package entry.
-  local error_js
-  error_js=$(cd "$dir" && find snippets -path '*/src/js/error.js' | head -n 1)
-  [ -n "$error_js" ] || { echo "error: src/js/error.js snippet not found in $dir/snippets" >&2; exit 1; }
-  printf '\nexport { FundraisingError } from "./%s";\n' "$error_js" >>"$dir/$name.js"
-
-  # The engine check behind init(): when init() fails, it imports engine-check.js
-  # (scripts/init-check.mjs) and rejects with a FundraisingError "unsupported" saying what the
-  # engine lacks (a WebAssembly feature, or a CSP that allows WebAssembly), instead of a
-  # CompileError from inside the glue (docs/browsers.md). An engine that runs the package never
-  # fetches the check.
-  local glue_exports='export { initSync, __wbg_init as default };'
-  if [ "$(grep -cxF "$glue_exports" "$dir/$name.js")" != 1 ]; then
-    echo "error: the glue's exports are not '$glue_exports' (wasm-bindgen changed?)" >&2
-    exit 1
-  fi
-  grep -vxF "$glue_exports" "$dir/$name.js" >"$dir/$name.js.checked"
-  {
-    printf 'import { FundraisingError as UnsupportedError } from "./%s";\n' "$error_js"
-    cat <<'JS'
-const explain = (e) => import("./engine-check.js").then((check) => check.explain(e, UnsupportedError), () => e);
-async function checkedInit(module_or_path) {
-  try {
-    return await __wbg_init(module_or_path);
-  } catch (e) {
-    throw await explain(e);
-  }
-}
-export { initSync, checkedInit as default };
-JS
-  } >>"$dir/$name.js.checked"
-  mv "$dir/$name.js.checked" "$dir/$name.js"
-  cp scripts/init-check.mjs "$dir/engine-check.js"
-
-  # Minify the JS glue and snippets (terser; class names kept, so FundraisingClient.name and
-  # FundraisingError's constructor name stay). Comments go, except the TypeScript pointer.
-  local js
-  for js in "$dir/$name.js" "$dir/engine-check.js" $(find "$dir/snippets" -name '*.js'); do
-    "$terser" "$js" --module --ecma 2020 --compress passes=2 --mangle --keep-classnames \
-      --comments '/@ts-self-types/' -o "$js.min"
-    mv "$js.min" "$js"
-  done
-
-  # No `any` in the declarations: the raw wasm exports wasm-bindgen lists (InitOutput and the
-  # _bg.wasm.d.ts) carry JS values as `any`; they are `unknown` to callers.
-  sed -i -E '/^export interface InitOutput/,/^}/ s/\bany\b/unknown/g' "$dir/$name.d.ts"
-  sed -i -E 's/\bany\b/unknown/g' "$dir/${name}_bg.wasm.d.ts"
-  if grep -nE '\bany\b' "$dir"/*.d.ts | grep -vE '^\S+:[0-9]+:\s*(\*|/\*\*|//)'; then
-    echo "error: 'any' in the TypeScript declarations (above)" >&2
-    exit 1
-  fi
-
-  # wasm-bindgen declares `[Symbol.dispose]()` on the classes, which needs TypeScript's
-  # `esnext.disposable` lib; an app whose `lib` is, say, es2022 + dom lacks it and fails to
-  # compile. The declarations load it themselves.
-  if grep -q 'Symbol.dispose' "$dir/$name.d.ts"; then
-    sed -i '1i /// <reference lib="esnext.disposable" />' "$dir/$name.d.ts"
-  fi
+  # The build's files in pkg/: our entry module bundled with the glue and its snippets (rollup),
+  # minified (terser; class names kept), the wasm, the declarations (checked for `any`, with the
+  # lib `[Symbol.dispose]()` needs), and the engine check init() imports when it fails
+  # (scripts/init-check.mjs as engine-check.js; docs/browsers.md).
+  node scripts/bundle-pkg.mjs "$stage" "$dir" "$name"
 }
 
 rm -rf "$out"

@@ -1,5 +1,6 @@
-// The size of each build of the package as a browser fetches it: the wasm, the JS glue and each
-// snippet it imports, every file compressed on its own (gzip -9, and brotli at its best, as the
+// The size of each build of the package as a browser fetches it: the wasm and the build's one JS
+// module (and each snippet it imports, in a package built before the builds were one module, as
+// BENCH_BEFORE_PKG_DIR may name), every file compressed on its own (gzip -9, and brotli at its best, as the
 // companion sends them), summed, against the build's budget. Not engine-check.js (fetched only
 // when init() fails) nor assets.js (the companion's list of hashed names).
 //
@@ -19,7 +20,7 @@ export const BUILDS = [
 const ENTRY = "fundraising_client";
 const HASHED = /\.[0-9a-f]{16}\.(js|wasm)$/;
 
-/** The files a browser fetches for one build: the entry module, its snippets, the wasm. */
+/** The files a browser fetches for one build: the module (with the snippets of an older package), the wasm. */
 export function buildFiles(folder) {
   const snippets = [];
   const walk = (dir) => {

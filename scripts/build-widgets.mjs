@@ -1,8 +1,8 @@
 // Writes the folder a partner hosts to offer the widgets, and nothing else: the element scripts
 // (widget.js, donation-return.js, event-widget.js and the modules they import), pkg/assets.js
-// naming the builds of the package they load, each build's content-hashed glue, snippets and
-// wasm with the engine check the glue imports when init() fails, and a brotli and a gzip copy of
-// each of them. No demo page, no npm package files. docs/widgets.md says how to serve it.
+// naming the builds of the package they load, each build's content-hashed module and wasm with
+// the engine check the module imports when init() fails, and a brotli and a gzip copy of each of
+// them. No demo page, no npm package files. docs/widgets.md says how to serve it.
 //
 //   node scripts/build-widgets.mjs <pkg dir> <out dir> [builds]
 //
@@ -14,6 +14,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { dirname, join, posix } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { relativeReferences } from "./js-modules.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const [pkgDir, out, buildList = "widgets,light"] = process.argv.slice(2);
@@ -32,13 +33,10 @@ for (const build of names) {
   }
 }
 
-/** Relative modules a script loads: static and dynamic imports, re-exports. */
-function imports(source) {
-  const found = new Set();
-  for (const pattern of [/\bfrom\s*["'](\.[^"']+)["']/g, /\bimport\s*["'](\.[^"']+)["']/g, /\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)/g]) {
-    for (const match of source.matchAll(pattern)) found.add(match[1]);
-  }
-  return [...found];
+/** Relative modules a script loads: static and dynamic imports, re-exports (read through its
+ * syntax tree, scripts/js-modules.mjs). */
+function imports(source, what) {
+  return [...new Set(relativeReferences(source, what).filter((r) => r.kind === "import").map((r) => r.specifier))];
 }
 
 /** `start` and every module it loads, transitively, as paths relative to `base`; a path that
@@ -51,7 +49,7 @@ function closure(base, start, outside = () => false) {
     if (seen.has(file)) continue;
     seen.add(file);
     if (outside(file)) continue;
-    for (const spec of imports(readFileSync(join(base, file), "utf8"))) queue.push(posix.join(posix.dirname(file), spec));
+    for (const spec of imports(readFileSync(join(base, file), "utf8"), file)) queue.push(posix.join(posix.dirname(file), spec));
   }
   return [...seen];
 }
@@ -69,7 +67,8 @@ const inPkg = (file) => file.startsWith("pkg/");
 for (const file of closure(join(root, "www"), ELEMENTS, inPkg).filter((f) => !inPkg(f))) {
   put(file, readFileSync(join(root, "www", file)));
 }
-// The chosen builds: each one's hashed glue with every module the glue loads, and its hashed wasm.
+// The chosen builds: each one's hashed module with every module it loads (the engine check), and
+// its hashed wasm.
 for (const build of names) {
   const chosen = builds[build];
   for (const file of [...closure(pkgDir, [chosen.js]), chosen.wasm]) {

@@ -1,21 +1,23 @@
 // What the companion serves from pkg/, beside the npm package's own files: content-hashed
-// copies of each build's entry module, snippets and wasm (a name that changes with the bytes,
+// copies of each build's one module and its wasm (a name that changes with the bytes,
 // so the companion can let browsers keep them for a year: `immutable`), `assets.js` naming
 // them for widget.js, and a brotli (.br) and a gzip (.gz) sibling of every script and wasm
 // file, which the companion sends as they are (tower-http's precompressed files).
 //
 // The npm package keeps its stable names (bundlers import those); the copies are extra files.
-// Run after package.json is written, whose `files` lists the package's own files only.
+// Run after package.json is written, whose `files` lists the package's own files only. The
+// modules' references are found and rewritten through their syntax trees, never by pattern.
 //
 //   node scripts/hash-assets.mjs <pkg dir> <name> <variant dir>...    (variant "." is pkg/ itself)
 //
-// Each copy is named `stem.<16 hex digits of its SHA-256>.ext`. A glue module is hashed after
-// its references (snippets, wasm) are rewritten to their hashed names, so any change below it
+// Each copy is named `stem.<16 hex digits of its SHA-256>.ext`. A module is hashed after its
+// references (modules, the wasm) are rewritten to their hashed names, so any change below it
 // changes its name too.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, posix } from "node:path";
+import { extname, join, posix } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { relativeReferences, rewriteReferences } from "./js-modules.mjs";
 
 const [out, name, ...variants] = process.argv.slice(2);
 if (!out || !name || variants.length === 0) {
@@ -42,45 +44,42 @@ function writeHashed(path, bytes) {
   return hashed;
 }
 
-/** Replaces `from` by `to` in `text`, exactly `times` times (another count: the glue changed shape). */
-function replaceExactly(text, from, to, times, what) {
-  const count = text.split(from).length - 1;
-  if (count !== times) fail(`${what}: expected ${times} occurrence(s) of ${from}, found ${count}`);
-  return text.split(from).join(to);
+const CHECK = "./engine-check.js";
+
+/**
+ * The hashed copy of the module `path` (relative to `out`) and of every file it loads, found and
+ * rewritten through the module's syntax tree (scripts/js-modules.mjs): each reference points at
+ * its file's hashed copy, so a change below a module changes the module's name too. The engine
+ * check keeps its name (init() imports it only when it fails). Returns the module's hashed name.
+ */
+function hashModule(path, seen = new Map()) {
+  if (seen.has(path)) return seen.get(path);
+  const source = readFileSync(join(out, path), "utf8");
+  const renamed = new Map();
+  for (const { specifier } of relativeReferences(source, path)) {
+    if (specifier === CHECK || renamed.has(specifier)) continue;
+    const target = posix.join(posix.dirname(path), specifier);
+    const hashed = target.endsWith(".js") ? hashModule(target, seen) : writeHashed(target, readFileSync(join(out, target)));
+    renamed.set(specifier, `./${posix.relative(posix.dirname(path), hashed)}`);
+  }
+  const hashed = writeHashed(path, Buffer.from(rewriteReferences(source, renamed, path), "utf8"));
+  seen.set(path, hashed);
+  return hashed;
 }
 
 const manifest = {};
 for (const variant of variants) {
   const dir = posix.normalize(variant);
   const at = (file) => (dir === "." ? file : posix.join(dir, file));
-  const gluePath = at(`${name}.js`);
-  const wasmPath = at(`${name}_bg.wasm`);
-  let glue = readFileSync(join(out, gluePath), "utf8");
-
-  // Snippets: the glue names each one by a relative specifier; a snippet importing another
-  // one would need the same rewrite inside it, which this script does not do.
-  const specifiers = [...new Set([...glue.matchAll(/"(\.\/snippets\/[^"]+\.js)"/g)].map((m) => m[1]))];
-  for (const specifier of specifiers) {
-    const path = posix.join(dir, specifier);
-    const bytes = readFileSync(join(out, path));
-    if (/\bimport\s*[{*("'\w]|\bfrom\s*["']/.test(bytes.toString("utf8"))) {
-      fail(`${path} imports another module: its hashed copy would point at a stable name`);
-    }
-    const hashed = writeHashed(path, bytes);
-    glue = glue.split(`"${specifier}"`).join(`"./${posix.relative(dir, hashed)}"`);
+  const entry = at(`${name}.js`);
+  const wasm = at(`${name}_bg.wasm`);
+  const js = hashModule(entry);
+  // The wasm's hashed copy, as the entry's hashed copy names it (init() fetches it by default).
+  const wasmHashed = writeHashed(wasm, readFileSync(join(out, wasm)));
+  if (!relativeReferences(readFileSync(join(out, js), "utf8"), js).some((r) => r.specifier === `./${posix.basename(wasmHashed)}`)) {
+    fail(`${js} does not name the wasm's hashed copy ${wasmHashed}`);
   }
-
-  // The wasm: wasm-bindgen's init() fetches it relative to the glue's own URL by default.
-  const wasmHashed = writeHashed(wasmPath, readFileSync(join(out, wasmPath)));
-  glue = replaceExactly(
-    glue,
-    `new URL("${name}_bg.wasm",import.meta.url)`,
-    `new URL("${posix.basename(wasmHashed)}",import.meta.url)`,
-    1,
-    gluePath,
-  );
-  const glueHashed = writeHashed(gluePath, Buffer.from(glue, "utf8"));
-  manifest[dir === "." ? "full" : posix.basename(dir)] = { js: glueHashed, wasm: wasmHashed };
+  manifest[dir === "." ? "full" : posix.basename(dir)] = { js, wasm: wasmHashed };
 }
 
 const lines = Object.entries(manifest).map(
@@ -96,7 +95,7 @@ writeFileSync(
 // Precompressed siblings of what browsers load (scripts and wasm; brotli at its best quality,
 // gzip -9), where they are smaller than the file. Not of README.md or package.json: npm packs
 // every README* whatever `files` says, and the companion compresses anything else on the fly.
-const COMPRESSIBLE = /\.(js|mjs|wasm|css|html|svg|map)$/;
+const COMPRESSIBLE = new Set([".js", ".mjs", ".wasm", ".css", ".html", ".svg", ".map"]);
 const walk = (path) =>
   readdirSync(path).flatMap((entry) => {
     const full = join(path, entry);
@@ -104,7 +103,7 @@ const walk = (path) =>
   });
 let written = 0;
 for (const file of walk(out)) {
-  if (!COMPRESSIBLE.test(file)) continue;
+  if (!COMPRESSIBLE.has(extname(file))) continue;
   const bytes = readFileSync(file);
   const br = brotliCompressSync(bytes, {
     params: {

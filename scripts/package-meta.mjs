@@ -7,8 +7,8 @@
 // reference, docs/api.md, and the guides it links to (transitively) ship in docs/ beside it, so
 // every link of the README leads to a file of the package (a link that would leave the package
 // keeps its text, without the link).
-// `files` lists what a user needs: the JS entry, its declarations, the wasm and the JS snippets
-// the entry imports; not the raw wasm exports' declarations (*_bg.wasm.d.ts), which the
+// `files` lists what a user needs: each build's one JS module, its declarations, the wasm and
+// the engine check; not the raw wasm exports' declarations (*_bg.wasm.d.ts), which the
 // package's own declarations do not use.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, posix, relative } from "node:path";

@@ -29,11 +29,22 @@ step "clippy (the companion with OpenTelemetry export, --features otlp)"
 cargo clippy -p fundraising-companion --all-targets --features otlp -- -D warnings
 step "clippy (the serving loop alone, without the servers' allocator)"
 cargo clippy -p fundraising-serve --all-targets -- -D warnings
-step "clippy (wasm32: the Rust API, the npm package, its light and widgets builds, sign-in alone)"
+step "clippy (wasm32: the Rust API, the npm package, its light and widgets builds)"
 for features in "" "--features js,chrono,time" "--no-default-features --features js,campaign,donation,events,pages" \
-  "--no-default-features --features js,campaign,donation" "--no-default-features --features signin,js"; do
+  "--no-default-features --features js,campaign,donation"; do
   # shellcheck disable=SC2086 # the feature flags are words
   cargo clippy -p fundraising-client -p fundraising-core --target wasm32-unknown-unknown --all-targets $features -- -D warnings
+done
+step "clippy (the client's smallest builds, native and wasm32: nothing, sign-in alone, each operation alone; each with and without sign-in and the JS face)"
+# One check of the client per feature set, sharing the target directory (about a minute).
+small_builds=("" signin signin,js)
+for op in campaign donation events pages; do small_builds+=("$op" "$op,js" "$op,signin" "$op,signin,js"); done
+for target in "" "--target wasm32-unknown-unknown"; do
+  for features in "${small_builds[@]}"; do
+    # shellcheck disable=SC2086 # the target flags are words
+    cargo clippy -q -p fundraising-client $target --all-targets --no-default-features ${features:+--features "$features"} -- -D warnings \
+      || { echo "error: clippy of the client with features [${features}] ${target:-(native)}" >&2; exit 1; }
+  done
 done
 
 step "clippy (the Leptos example)"

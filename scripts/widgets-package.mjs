@@ -1,6 +1,7 @@
 // Writes the npm package `fundraising-widgets`: exactly what dist/widgets/ holds (the element
-// scripts, the modules they load, and the widgets' build of fundraising-client under
-// content-hashed names, with their .br and .gz copies for hosts that serve them), so that a
+// scripts, the modules they load, and the two builds of fundraising-client they load (the
+// widgets' build, and the light build for <fundraising-event>), each one module and its wasm
+// under content-hashed names, with their .br and .gz copies for hosts that serve them), so that a
 // CDN that serves npm packages gives partners an address with no build and no hosting:
 // https://cdn.jsdelivr.net/npm/fundraising-widgets@0.2/widget.js (docs/widgets.md).
 //
@@ -33,7 +34,7 @@ startPackage(dir, {
   name: "fundraising-widgets",
   ...commonManifest(meta),
   description:
-    "The fundraising service's <fundraising-campaign> and <fundraising-donation> elements: one script tag from a CDN or your own host, under a strict CSP, loading nothing until in view",
+    "The fundraising service's <fundraising-campaign>, <fundraising-event> and <fundraising-donation> elements: one script tag from a CDN or your own host, under a strict CSP, loading nothing until in view",
   keywords: ["fundraising", "web-components", "custom-elements", "donation", "widget", "webassembly"],
   type: "module",
   // What a CDN serves for the package's bare address.
@@ -42,6 +43,7 @@ startPackage(dir, {
   exports: {
     "./widget.js": "./widget.js",
     "./donation-return.js": "./donation-return.js",
+    "./event-widget.js": "./event-widget.js",
     "./package.json": "./package.json",
   },
   files: walk(from).sort(),

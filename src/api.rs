@@ -2,29 +2,48 @@
 //! check of an answer's status, and the typed reading of its body. The I/O is the client's
 //! one request path (`client.rs`).
 
-use fundraising_core::shape::Model;
-use serde::de::DeserializeOwned;
-
-use crate::http::{HttpResponse, Method};
-use crate::json::service_error;
 use crate::Error;
 
-/// A request to make: method, absolute URL, JSON body, and whether it may be retried.
-#[derive(Debug, Clone)]
-pub(crate) struct Call {
-    pub method: Method,
-    pub url: String,
-    pub body: Option<String>,
-    pub retry: bool,
+cfg_operations! {
+    use fundraising_core::shape::Model;
+    use serde::de::DeserializeOwned;
+
+    use crate::http::{HttpResponse, Method};
+    use crate::json::service_error;
+
+    /// A request to make: method, absolute URL, JSON body, and whether it may be retried.
+    #[derive(Debug, Clone)]
+    pub(crate) struct Call {
+        pub method: Method,
+        pub url: String,
+        pub body: Option<String>,
+        pub retry: bool,
+    }
 }
 
 /// Addresses of the resource API: `{base_url}/{app_id}/v1/...`, or, through a companion in
 /// BFF mode, `{companion}/api/...` (the companion forwards to `{base_url}/{app_id}/v1/...`).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct ResourceApi {
     /// Everything before the operation's own path, without a trailing `/`.
     prefix: String,
+    /// Through a companion in BFF mode (the request path tells its calls by it).
+    #[cfg(any(
+        feature = "campaign",
+        feature = "donation",
+        feature = "events",
+        feature = "pages"
+    ))]
     bff: bool,
+}
+
+/// The address (the client's `Debug` shows it).
+impl std::fmt::Debug for ResourceApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceApi")
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
 }
 
 fn http_url(name: &str, url: &str) -> Result<String, Error> {
@@ -49,7 +68,16 @@ impl ResourceApi {
             "/v1",
         ]
         .concat();
-        Ok(ResourceApi { prefix, bff: false })
+        Ok(ResourceApi {
+            prefix,
+            #[cfg(any(
+                feature = "campaign",
+                feature = "donation",
+                feature = "events",
+                feature = "pages"
+            ))]
+            bff: false,
+        })
     }
 
     /// The resource API through a companion in BFF mode at `companion_url`.
@@ -61,12 +89,23 @@ impl ResourceApi {
             return Err(Error::invalid("companion_url", "is needed in BFF mode"));
         }
         let prefix = [http_url("companion_url", companion_url)?.as_str(), "/api"].concat();
-        Ok(ResourceApi { prefix, bff: true })
+        Ok(ResourceApi {
+            prefix,
+            #[cfg(any(
+                feature = "campaign",
+                feature = "donation",
+                feature = "events",
+                feature = "pages"
+            ))]
+            bff: true,
+        })
     }
 
-    /// True when calls go through a companion in BFF mode.
-    pub(crate) fn bff(&self) -> bool {
-        self.bff
+    cfg_operations! {
+        /// True when calls go through a companion in BFF mode.
+        pub(crate) fn bff(&self) -> bool {
+            self.bff
+        }
     }
 
     #[cfg(feature = "campaign")]
@@ -128,10 +167,7 @@ impl ResourceApi {
         ))
     }
 
-    #[cfg_attr(
-        not(any(feature = "campaign", feature = "donation", feature = "pages")),
-        allow(dead_code)
-    )]
+    #[cfg(any(feature = "campaign", feature = "donation", feature = "pages"))]
     fn get(&self, segments: &[&str], query: &str) -> Call {
         Call {
             method: Method::Get,
@@ -141,28 +177,32 @@ impl ResourceApi {
         }
     }
 
-    fn url(&self, segments: &[&str], query: &str) -> String {
-        let mut url = self.prefix.clone();
-        for segment in segments {
-            url.push('/');
-            url.push_str(&String::from(js_sys::encode_uri_component(segment)));
+    cfg_operations! {
+        fn url(&self, segments: &[&str], query: &str) -> String {
+            let mut url = self.prefix.clone();
+            for segment in segments {
+                url.push('/');
+                url.push_str(&String::from(js_sys::encode_uri_component(segment)));
+            }
+            url.push_str(query);
+            url
         }
-        url.push_str(query);
-        url
     }
 }
 
-/// A 2xx answer as it is; any other status as the service's error.
-pub(crate) fn success(response: HttpResponse) -> Result<HttpResponse, Error> {
-    if (200..300).contains(&response.status) {
-        Ok(response)
-    } else {
-        let error = service_error(response.status, &response.text());
-        Err(fundraising_core::Error::Service(error).into())
+cfg_operations! {
+    /// A 2xx answer as it is; any other status as the service's error.
+    pub(crate) fn success(response: HttpResponse) -> Result<HttpResponse, Error> {
+        if (200..300).contains(&response.status) {
+            Ok(response)
+        } else {
+            let error = service_error(response.status, &response.text());
+            Err(fundraising_core::Error::Service(error).into())
+        }
     }
-}
 
-/// A 2xx answer's body read as the model `M` by core's decoder.
-pub(crate) fn typed<M: Model + DeserializeOwned>(response: &HttpResponse) -> Result<M, Error> {
-    Ok(fundraising_core::json::decode(&response.text())?)
+    /// A 2xx answer's body read as the model `M` by core's decoder.
+    pub(crate) fn typed<M: Model + DeserializeOwned>(response: &HttpResponse) -> Result<M, Error> {
+        Ok(fundraising_core::json::decode(&response.text())?)
+    }
 }

@@ -1,22 +1,28 @@
 //! [`Client`]: the typed Rust client, and the one request path every call of either face
 //! takes (bearer token when signed in, BFF routing, timeout, retry, abort).
 
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
 
-use web_sys::AbortSignal;
-
-use crate::api::{self, Call, ResourceApi};
-use crate::http::{send_with_retry, HttpRequest, HttpResponse};
+use crate::api::ResourceApi;
 use crate::options::ClientOptions;
 use crate::Error;
 
 #[cfg(feature = "signin")]
 use crate::auth::{Auth, AuthConfig, Transaction};
 
-/// An answer on its way (see [`Client::send`]).
-pub(crate) type Sending<'a> = Pin<Box<dyn Future<Output = Result<HttpResponse, Error>> + 'a>>;
+cfg_operations! {
+    use std::future::Future;
+    use std::pin::Pin;
+
+    use web_sys::AbortSignal;
+
+    use crate::api::{self, Call};
+    use crate::http::{send_with_retry, HttpRequest, HttpResponse};
+
+    /// An answer on its way (see [`Client::send`]).
+    pub(crate) type Sending<'a> =
+        Pin<Box<dyn Future<Output = Result<HttpResponse, Error>> + 'a>>;
+}
 
 /// Signs users in with the fundraising service and calls its four resource operations.
 ///
@@ -115,47 +121,53 @@ impl Client {
         &self.inner.auth
     }
 
-    /// The one request path: the bearer token when signed in (not in BFF mode, where the
-    /// companion attaches it), then the request with its retry policy; a 2xx answer, or the
-    /// service's error. (Boxed, so each operation does not carry its own copy.)
-    pub(crate) fn send<'a>(&'a self, call: Call, signal: Option<&'a AbortSignal>) -> Sending<'a> {
-        Box::pin(async move {
-            let bff = self.inner.api.bff();
-            #[cfg(feature = "signin")]
-            let bearer = if !bff && self.inner.auth.signed_in() {
-                self.inner.auth.access_token(signal).await?
-            } else {
-                None
-            };
-            #[cfg(not(feature = "signin"))]
-            let bearer: Option<String> = None;
-            let request = HttpRequest {
-                method: call.method,
-                url: &call.url,
-                body: call.body.as_deref(),
-                bearer: bearer.as_deref(),
-                credentials: bff,
-                csrf: bff,
-            };
-            let response =
-                send_with_retry(&request, self.inner.timeout_ms, signal, call.retry).await?;
-            #[cfg(feature = "signin")]
-            if bff && crate::auth::Companion::ended_session(&response) {
-                self.inner.auth.expired();
-            }
-            api::success(response)
-        })
-    }
+    cfg_operations! {
+        /// The one request path: the bearer token when signed in (not in BFF mode, where the
+        /// companion attaches it), then the request with its retry policy; a 2xx answer, or the
+        /// service's error. (Boxed, so each operation does not carry its own copy.)
+        pub(crate) fn send<'a>(
+            &'a self,
+            call: Call,
+            signal: Option<&'a AbortSignal>,
+        ) -> Sending<'a> {
+            Box::pin(async move {
+                let bff = self.inner.api.bff();
+                #[cfg(feature = "signin")]
+                let bearer = if !bff && self.inner.auth.signed_in() {
+                    self.inner.auth.access_token(signal).await?
+                } else {
+                    None
+                };
+                #[cfg(not(feature = "signin"))]
+                let bearer: Option<String> = None;
+                let request = HttpRequest {
+                    method: call.method,
+                    url: &call.url,
+                    body: call.body.as_deref(),
+                    bearer: bearer.as_deref(),
+                    credentials: bff,
+                    csrf: bff,
+                };
+                let response =
+                    send_with_retry(&request, self.inner.timeout_ms, signal, call.retry).await?;
+                #[cfg(feature = "signin")]
+                if bff && crate::auth::Companion::ended_session(&response) {
+                    self.inner.auth.expired();
+                }
+                api::success(response)
+            })
+        }
 
-    /// The answer of a call, or the reason it was not sent.
-    fn answer<'a>(
-        &'a self,
-        call: Result<Call, Error>,
-        signal: Option<&'a AbortSignal>,
-    ) -> Sending<'a> {
-        match call {
-            Ok(call) => self.send(call, signal),
-            Err(e) => Box::pin(std::future::ready(Err(e))),
+        /// The answer of a call, or the reason it was not sent.
+        fn answer<'a>(
+            &'a self,
+            call: Result<Call, Error>,
+            signal: Option<&'a AbortSignal>,
+        ) -> Sending<'a> {
+            match call {
+                Ok(call) => self.send(call, signal),
+                Err(e) => Box::pin(std::future::ready(Err(e))),
+            }
         }
     }
 

@@ -26,10 +26,7 @@ pub(crate) fn read_js<T: DeserializeOwned>(
 }
 
 /// A Rust value as the plain JS object JS receives.
-#[cfg_attr(
-    not(any(feature = "events", feature = "signin", feature = "pages")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(feature = "events", feature = "signin")), allow(dead_code))]
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     value.serialize(&TO_JS).unwrap_or(JsValue::NULL)
 }

@@ -1,5 +1,7 @@
 //! The crate's one error type, with the stable codes both faces of the client report.
 
+use std::fmt;
+
 use fundraising_core::ServiceError;
 
 /// Calls the macro `$then` with every stable code, as `NAME = "code"` pairs: the one list
@@ -53,8 +55,10 @@ with_error_codes!(code_module);
 /// own words where it gave some. Where a failure comes from one of `fundraising-core`'s rules
 /// (a bad argument, the identity server's refusal), the variant holds core's error, which says
 /// what went wrong; the service's error keeps its `id`; an answer that does not decode keeps
-/// core's reason as its [`source`](std::error::Error::source). The npm package's
-/// `FundraisingError.message` is the message and its sources, joined by `": "`.
+/// core's reason as its [`source`](std::error::Error::source) (and core keeps serde_json's
+/// error as its own); a request that fails keeps the browser's error as a [`ScriptError`].
+/// The npm package's `FundraisingError.message` is the message and its sources, joined by
+/// `": "`.
 ///
 /// New variants may come in a minor version: a `match` needs a `_` arm; branch on
 /// [`Error::code`] where that is simpler.
@@ -83,9 +87,10 @@ pub enum Error {
     /// The service answered another error status, with its message.
     #[error(transparent)]
     Http(ServiceError),
-    /// The request could not be sent or its answer not read.
-    #[error("network error: {0}")]
-    Network(String),
+    /// The request could not be sent or its answer not read; the source is what the platform's
+    /// `fetch` rejected with (a `TypeError` in every browser).
+    #[error("network error")]
+    Network(#[source] ScriptError),
     /// The request or the sign-in took longer than allowed.
     #[error("{0}")]
     Timeout(&'static str),
@@ -127,6 +132,10 @@ pub enum Error {
     /// In BFF mode the access token stays on the companion; the page never gets it.
     #[error("the companion runs in BFF mode: the access token stays on the server")]
     TokenNotAvailable,
+    /// A failure of one of `fundraising-core`'s rules of a kind newer than this version of the
+    /// client (core's error is `#[non_exhaustive]`); [`Error::code`] is core's own code.
+    #[error(transparent)]
+    Core(fundraising_core::Error),
 }
 
 impl Error {
@@ -153,6 +162,7 @@ impl Error {
             Error::Companion { code, .. } => code,
             Error::Unsupported(_) => code::UNSUPPORTED,
             Error::TokenNotAvailable => code::TOKEN_NOT_AVAILABLE,
+            Error::Core(e) => e.code(),
         }
     }
 
@@ -187,19 +197,89 @@ impl Error {
     }
 }
 
+/// Each of core's errors as the client reports it: the service's refusal by its status, a
+/// document that does not decode (its shape, its JSON, a date in it), a rule an argument
+/// breaks (scopes among them), the identity server's OAuth error, a callback that cannot be
+/// read. Core's error stays inside, so the message and the sources are core's.
 impl From<fundraising_core::Error> for Error {
     fn from(e: fundraising_core::Error) -> Self {
         use fundraising_core::Error as Core;
         match e {
             Core::Service(s) if s.status == 404 => Error::NotFound(s),
             Core::Service(s) => Error::Http(s),
-            Core::Decode { .. } | Core::InvalidDate { .. } => Error::Decode(e),
+            Core::Decode { .. } | Core::Json(_) | Core::InvalidDate { .. } => Error::Decode(e),
+            Core::InvalidArgument { .. }
+            | Core::UnknownScope { .. }
+            | Core::ScopeUnavailable { .. } => Error::InvalidArgument(e),
             Core::OAuth { .. } => Error::OAuth(e),
             Core::InvalidCallback { .. } => Error::InvalidCallback(e),
-            _ => Error::InvalidArgument(e),
+            // Only a later version of core has other kinds; each keeps its own code.
+            _ => Error::Core(e),
         }
     }
 }
+
+/// What JavaScript threw or rejected with, as a plain Rust value (it is `Send` and `Sync`, unlike
+/// the JS value): an `Error`'s `name` and `message`, e.g. `TypeError` and `Failed to fetch`.
+/// The source of [`Error::Network`].
+///
+/// ```
+/// use fundraising_client::{Error, ScriptError};
+/// let e = Error::Network(ScriptError::new("TypeError", "Failed to fetch"));
+/// let cause = std::error::Error::source(&e).and_then(|s| s.downcast_ref::<ScriptError>());
+/// assert_eq!(cause.map(ScriptError::name), Some("TypeError"));
+/// assert_eq!(cause.map(ToString::to_string).as_deref(), Some("TypeError: Failed to fetch"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptError {
+    name: String,
+    message: String,
+}
+
+impl ScriptError {
+    /// The error of `name` (`TypeError`, `AbortError`, ...) saying `message`.
+    pub fn new(name: impl Into<String>, message: impl Into<String>) -> Self {
+        ScriptError {
+            name: name.into(),
+            message: message.into(),
+        }
+    }
+
+    cfg_requests! {
+        /// What JavaScript threw: an `Error`'s name and message; anything else (a string, say)
+        /// as its text, with no name.
+        pub(crate) fn from_js(thrown: &wasm_bindgen::JsValue) -> Self {
+            use wasm_bindgen::JsCast;
+            match thrown.dyn_ref::<js_sys::Error>() {
+                Some(error) => ScriptError::new(error.name(), error.message()),
+                None => ScriptError::new("", thrown.as_string().unwrap_or_default()),
+            }
+        }
+    }
+
+    /// The error's `name` (empty when JavaScript threw something other than an `Error`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The error's `message`.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+/// As JavaScript's `Error.prototype.toString`: `name: message`.
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.name.is_empty(), self.message.is_empty()) {
+            (true, _) => f.write_str(&self.message),
+            (false, true) => f.write_str(&self.name),
+            (false, false) => write!(f, "{}: {}", self.name, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {}
 
 #[cfg(test)]
 mod tests {
@@ -217,7 +297,7 @@ mod tests {
             Error::invalid("page_size", "must be between 1 and 100, got 101"),
             Core::Service(parse_error_body(404, r#"{"errorMessage": "No campaign"}"#)).into(),
             Core::Service(parse_error_body(503, "busy")).into(),
-            Error::Network("offline".into()),
+            Error::Network(ScriptError::new("TypeError", "offline")),
             Error::Timeout("the request timed out"),
             Error::Aborted,
             Error::decode("Donation.id: missing"),
@@ -256,7 +336,7 @@ mod tests {
     fn every_code_has_a_variant() {
         let seen: Vec<String> = every_kind()
             .iter()
-            .filter(|e| !matches!(e, Error::Companion { .. }))
+            .filter(|e| !matches!(e, Error::Companion { .. } | Error::Core(_)))
             .map(|e| e.code().to_owned())
             .collect();
         for code in &seen {
@@ -298,5 +378,135 @@ mod tests {
         assert_eq!(e.to_string(), "HTTP 400: Bad name [E7]");
         assert_eq!(e.service_error().unwrap().id.as_deref(), Some("E7"));
         assert_eq!(e.status(), Some(400));
+    }
+
+    /// The causes of `e`, from its source down.
+    fn causes(e: &Error) -> Vec<&(dyn std::error::Error + 'static)> {
+        std::iter::successors(std::error::Error::source(e), |cause| cause.source()).collect()
+    }
+
+    #[test]
+    fn each_of_cores_errors_has_its_own_place_and_keeps_core_inside() {
+        let json = serde_json::from_str::<serde_json::Value>("{").unwrap_err();
+        let scope = |s: &str| Core::UnknownScope { scope: s.into() };
+        /// Core's error, the client's code for it, and whether a client error is its variant.
+        type Case = (Core, &'static str, fn(&Error) -> bool);
+        let cases: Vec<Case> = vec![
+            (
+                Core::Service(parse_error_body(404, "")),
+                code::NOT_FOUND,
+                |e| matches!(e, Error::NotFound(_)),
+            ),
+            (
+                Core::Service(parse_error_body(500, "")),
+                code::HTTP_ERROR,
+                |e| matches!(e, Error::Http(_)),
+            ),
+            (
+                Core::Decode {
+                    message: "Donation.id: missing".into(),
+                },
+                code::DECODE_ERROR,
+                |e| matches!(e, Error::Decode(Core::Decode { .. })),
+            ),
+            (Core::from(json), code::DECODE_ERROR, |e| {
+                matches!(e, Error::Decode(Core::Json(_)))
+            }),
+            (
+                Core::InvalidDate {
+                    input: "yesterday".into(),
+                },
+                code::DECODE_ERROR,
+                |e| matches!(e, Error::Decode(Core::InvalidDate { .. })),
+            ),
+            (
+                Core::invalid_argument("page_size", "too big"),
+                code::INVALID_ARGUMENT,
+                |e| matches!(e, Error::InvalidArgument(Core::InvalidArgument { .. })),
+            ),
+            (scope("social2"), code::INVALID_ARGUMENT, |e| {
+                matches!(e, Error::InvalidArgument(Core::UnknownScope { .. }))
+            }),
+            (
+                Core::ScopeUnavailable {
+                    scope: "social".into(),
+                },
+                code::INVALID_ARGUMENT,
+                |e| matches!(e, Error::InvalidArgument(Core::ScopeUnavailable { .. })),
+            ),
+            (
+                Core::OAuth {
+                    error: "access_denied".into(),
+                    description: None,
+                    uri: None,
+                    state: None,
+                },
+                code::ACCESS_DENIED,
+                |e| matches!(e, Error::OAuth(_)),
+            ),
+            (
+                Core::InvalidCallback {
+                    message: "no code".into(),
+                },
+                code::INVALID_CALLBACK,
+                |e| matches!(e, Error::InvalidCallback(_)),
+            ),
+        ];
+        for (core, code, is_its_place) in cases {
+            let message = core.to_string();
+            let e = Error::from(core.clone());
+            assert!(is_its_place(&e), "{core} went elsewhere: {e}");
+            assert_eq!(e.code(), code, "{core}");
+            assert!(!matches!(e, Error::Core(_)), "{core}");
+            // Core's error is inside: as the message itself, or as the first source.
+            let shown = std::iter::once(e.to_string())
+                .chain(causes(&e).iter().map(ToString::to_string))
+                .any(|text| text == message);
+            assert!(shown, "{core}: {e}");
+        }
+        // A kind only a later core has keeps core's own code.
+        assert_eq!(Error::Core(scope("x")).code(), "unknown_scope");
+    }
+
+    #[test]
+    fn serde_json_is_the_last_cause_of_a_document_it_could_not_read() {
+        let e = Error::from(Core::from(
+            serde_json::from_str::<serde_json::Value>("[1,").unwrap_err(),
+        ));
+        assert_eq!(e.code(), code::DECODE_ERROR);
+        let chain = causes(&e);
+        assert_eq!(chain.len(), 2, "core's error, then serde_json's");
+        assert!(chain[0].downcast_ref::<Core>().is_some());
+        let serde = chain[1]
+            .downcast_ref::<serde_json::Error>()
+            .expect("serde_json's own error");
+        assert!(serde.is_eof());
+        assert_eq!(
+            [e.to_string(), chain[0].to_string()],
+            ["cannot decode the answer", "the JSON ends too soon"]
+        );
+    }
+
+    #[test]
+    fn a_network_error_keeps_what_the_platform_threw_and_crosses_threads() {
+        fn send_and_sync<T: Send + Sync + 'static>() {}
+        send_and_sync::<Error>();
+        send_and_sync::<ScriptError>();
+
+        let e = Error::Network(ScriptError::new("TypeError", "Failed to fetch"));
+        assert_eq!(
+            (e.code(), e.to_string().as_str()),
+            (code::NETWORK_ERROR, "network error")
+        );
+        let chain = causes(&e);
+        let thrown = chain[0]
+            .downcast_ref::<ScriptError>()
+            .expect("a ScriptError");
+        assert_eq!(
+            (thrown.name(), thrown.message()),
+            ("TypeError", "Failed to fetch")
+        );
+        assert_eq!(chain[0].to_string(), "TypeError: Failed to fetch");
+        assert_eq!(ScriptError::new("", "down").to_string(), "down");
     }
 }

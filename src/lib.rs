@@ -53,17 +53,36 @@
 //! `wasm-bindgen-test` in a headless browser; `examples/leptos` shows the recipe.
 
 #![warn(missing_docs)]
-// A build without any resource operation (sign-in alone, or nothing) leaves the request and
-// retry path they share unused.
-#![cfg_attr(
-    not(any(
-        feature = "campaign",
-        feature = "donation",
-        feature = "events",
-        feature = "pages"
-    )),
-    allow(dead_code, unused_imports)
-)]
+
+/// Compiles the items only into builds with a resource operation: the request path the
+/// operations share (its retry policy, the answer's checks), which a build of sign-in alone or
+/// of nothing does not hold.
+macro_rules! cfg_operations {
+    ($($item:item)*) => {$(
+        #[cfg(any(
+            feature = "campaign",
+            feature = "donation",
+            feature = "events",
+            feature = "pages"
+        ))]
+        $item
+    )*};
+}
+
+/// Compiles the items only into builds that make requests: with a resource operation, or with
+/// sign-in (the companion's calls).
+macro_rules! cfg_requests {
+    ($($item:item)*) => {$(
+        #[cfg(any(
+            feature = "signin",
+            feature = "campaign",
+            feature = "donation",
+            feature = "events",
+            feature = "pages"
+        ))]
+        $item
+    )*};
+}
 
 mod api;
 mod client;
@@ -72,7 +91,9 @@ mod date;
 #[cfg(feature = "donation")]
 mod donation;
 mod error;
-mod http;
+cfg_requests! {
+    mod http;
+}
 mod json;
 mod options;
 #[cfg(feature = "pages")]
@@ -92,7 +113,7 @@ pub mod js;
 
 pub use client::Client;
 pub use date::JsDate;
-pub use error::{code, Error};
+pub use error::{code, Error, ScriptError};
 pub use fundraising_core::{model, ServiceDate};
 #[cfg(feature = "donation")]
 pub use options::WaitOptions;

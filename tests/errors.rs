@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::*;
 use fundraising_client::model::{Event, EventType};
-use fundraising_client::{code, Client, ClientOptions, Error, ServiceDate};
+use fundraising_client::{code, Client, ClientOptions, Error, ScriptError, ServiceDate};
 use futures_util::future::{select, Either};
 use wasm_bindgen_test::*;
 
@@ -257,6 +257,21 @@ async fn network_failure_is_network_error_after_retries() {
         .await
         .expect_err("network");
     assert_eq!((e.code(), e.status()), (code::NETWORK_ERROR, None));
+}
+
+#[wasm_bindgen_test]
+async fn a_network_error_keeps_the_browsers_error_as_its_source() {
+    let e = client_for("http://127.0.0.1:9")
+        .campaign("demo-campaign")
+        .await
+        .expect_err("network");
+    let thrown = std::error::Error::source(&e)
+        .and_then(|cause| cause.downcast_ref::<ScriptError>())
+        .unwrap_or_else(|| panic!("no ScriptError behind {e}"));
+    // Every engine rejects a fetch that cannot connect with a TypeError, in its own words.
+    assert_eq!(thrown.name(), "TypeError", "{thrown}");
+    assert!(!thrown.message().is_empty(), "{thrown}");
+    assert_eq!(e.to_string(), "network error");
 }
 
 #[wasm_bindgen_test]

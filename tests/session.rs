@@ -220,6 +220,41 @@ async fn the_stream_tells_each_change_and_ends_with_the_client() {
 }
 
 #[wasm_bindgen_test]
+async fn tasks_waiting_on_the_stream_end_when_the_client_is_dropped() {
+    let page = signing_client();
+    // Each task waits on a stream of its own; `ended` gets what its `next()` gave.
+    let ended: Rc<RefCell<Vec<Option<SessionChange>>>> = Rc::default();
+    for _ in 0..2 {
+        let mut changes = page.session_changes();
+        let ended = ended.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let next = changes.next().await;
+            ended.borrow_mut().push(next);
+        });
+    }
+    // The tasks run their first poll in a microtask: one turn of the event loop later both
+    // wait inside `next()`, with nothing to hand out.
+    pause(0).await;
+    assert!(ended.borrow().is_empty(), "a stream ended before the drop");
+
+    // The client goes (every clone): each waiting task is woken, and its stream ends.
+    drop(page);
+    until(
+        5_000.0,
+        "the waiting tasks never saw their streams end",
+        || {
+            let done = ended.borrow().len() == 2;
+            async move { done }
+        },
+    )
+    .await;
+    assert!(
+        ended.borrow().iter().all(Option::is_none),
+        "a stream handed out a change instead of ending"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_page_without_a_companion_is_signed_out_and_asks_nobody() {
     signing_client().sign_out().await.expect("a clean start");
     // Other tests of this page ask their companion; this one's restores add nothing.

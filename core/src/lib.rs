@@ -27,5 +27,5 @@ pub mod shape;
 pub mod validate;
 
 pub use date::ServiceDate;
-pub use error::Error;
+pub use error::{Error, JsonError};
 pub use service_error::ServiceError;

@@ -12,8 +12,16 @@ const MESSAGE_LIMIT: usize = 1000;
 
 /// An error answered by the service (or its identity server): HTTP status, optional service
 /// error id, and a human-readable message.
+///
+/// It may gain fields in a minor version: read it, build it with [`parse_error_body`].
+///
+/// ```compile_fail
+/// // Outside this crate it cannot be written as a literal.
+/// let e = fundraising_core::ServiceError { status: 500, id: None, message: "x".into() };
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ServiceError {
     /// HTTP status of the response.
     pub status: u16,

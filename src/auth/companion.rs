@@ -90,12 +90,17 @@ impl Companion {
     }
 }
 
-impl Companion {
-    /// True for the companion's `401 session_expired` (on any of its answers): it no longer
-    /// holds the session.
-    pub(crate) fn ended_session(response: &HttpResponse) -> bool {
-        response.status == 401
-            && matches!(companion_error(response), Error::Companion { code, .. } if code == "session_expired")
+cfg_operations! {
+    impl Companion {
+        /// True for the companion's `401 session_expired` (on any of its answers, the BFF
+        /// proxy's among them): it no longer holds the session.
+        pub(crate) fn ended_session(response: &HttpResponse) -> bool {
+            response.status == 401
+                && matches!(
+                    companion_error(response),
+                    Error::Companion { code, .. } if code == "session_expired"
+                )
+        }
     }
 }
 

@@ -18,9 +18,13 @@ use super::{Reason, SessionChange};
 /// A subscriber of session changes.
 pub(crate) type Listener = Rc<dyn Fn(&SessionChange)>;
 
-/// The client's subscribers and its channel to the other tabs.
+/// The client's subscribers, the streams that may wait on them, and its channel to the other
+/// tabs.
 pub(crate) struct SessionEvents {
     listeners: RefCell<Vec<Listener>>,
+    /// The inboxes of the [`SessionChanges`] streams: when the client goes, each waiting task is
+    /// woken to see the stream end.
+    streams: RefCell<Vec<Weak<RefCell<Inbox>>>>,
     channel: Option<BroadcastChannel>,
     _on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
 }
@@ -52,6 +56,7 @@ impl SessionEvents {
         });
         SessionEvents {
             listeners: RefCell::new(Vec::new()),
+            streams: RefCell::new(Vec::new()),
             channel,
             _on_message: on_message,
         }
@@ -67,6 +72,14 @@ impl SessionEvents {
         self.listeners
             .borrow_mut()
             .retain(|l| !Rc::ptr_eq(l, listener));
+    }
+
+    /// Keeps the inbox of a stream, to wake its task when the client goes (and forgets the
+    /// inboxes of streams dropped meanwhile).
+    fn add_stream(&self, inbox: &Rc<RefCell<Inbox>>) {
+        let mut streams = self.streams.borrow_mut();
+        streams.retain(|stream| stream.strong_count() > 0);
+        streams.push(Rc::downgrade(inbox));
     }
 
     /// Tells every subscriber (those subscribed when the change happened; a subscriber may
@@ -91,6 +104,15 @@ impl Drop for SessionEvents {
         if let Some(channel) = &self.channel {
             channel.set_onmessage(None);
             channel.close();
+        }
+        // Every task waiting on a stream polls it once more, and finds it ended.
+        for stream in self.streams.get_mut().drain(..) {
+            let waker = stream
+                .upgrade()
+                .and_then(|inbox| inbox.borrow_mut().waker.take());
+            if let Some(waker) = waker {
+                waker.wake();
+            }
         }
     }
 }
@@ -157,6 +179,7 @@ impl SessionChanges {
                 }
             })
         };
+        events.add_stream(&inbox);
         SessionChanges {
             inbox,
             subscription: Subscription::new(events, listener),

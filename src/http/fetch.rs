@@ -8,7 +8,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, RequestCredentials};
 
 use crate::time::{clear_timeout, set_timeout};
-use crate::Error;
+use crate::{Error, ScriptError};
 
 /// The HTTP methods the package uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +50,13 @@ pub(crate) struct HttpResponse {
     /// The body as the JS string it arrived as (read by `JSON.parse` without a copy into
     /// Rust; [`HttpResponse::text`] when Rust needs the text).
     pub body: JsString,
-    /// The `Retry-After` header, if any.
+    /// The `Retry-After` header, if any (for the retry policy of the resource operations).
+    #[cfg(any(
+        feature = "campaign",
+        feature = "donation",
+        feature = "events",
+        feature = "pages"
+    ))]
     pub retry_after: Option<String>,
 }
 
@@ -158,19 +164,23 @@ pub(crate) async fn send(
     flight.settled = true;
     let timed_out = flight.controller.signal().aborted();
     drop(flight);
-    outcome.map_err(|message| {
+    outcome.map_err(|thrown| {
         if signal.is_some_and(AbortSignal::aborted) {
             Error::Aborted
         } else if timed_out {
             Error::Timeout("the request timed out")
         } else {
-            Error::Network(message)
+            Error::Network(thrown)
         }
     })
 }
 
-/// The request and the reading of its answer, under `signal`.
-async fn exchange(request: &HttpRequest<'_>, signal: &AbortSignal) -> Result<HttpResponse, String> {
+/// The request and the reading of its answer, under `signal`; a failure is what the platform
+/// threw.
+async fn exchange(
+    request: &HttpRequest<'_>,
+    signal: &AbortSignal,
+) -> Result<HttpResponse, ScriptError> {
     let mut builder = match request.method {
         Method::Get => RequestBuilder::new(request.url),
         Method::Post => RequestBuilder::new(request.url).method(gloo_net::http::Method::POST),
@@ -200,28 +210,37 @@ async fn exchange(request: &HttpRequest<'_>, signal: &AbortSignal) -> Result<Htt
     };
     let response = sent.map_err(failure)?;
     let status = response.status();
+    #[cfg(any(
+        feature = "campaign",
+        feature = "donation",
+        feature = "events",
+        feature = "pages"
+    ))]
     let retry_after = response.headers().get("Retry-After");
     let raw = web_sys::Response::from(response);
-    let text = raw
-        .text()
-        .map_err(|_| "cannot read the answer".to_owned())?;
-    let body = JsFuture::from(text).await.map_err(|e| {
-        e.dyn_into::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_default()
-    })?;
+    let text = raw.text().map_err(|e| ScriptError::from_js(&e))?;
+    let body = JsFuture::from(text)
+        .await
+        .map_err(|e| ScriptError::from_js(&e))?;
     Ok(HttpResponse {
         status,
+        #[cfg(any(
+            feature = "campaign",
+            feature = "donation",
+            feature = "events",
+            feature = "pages"
+        ))]
         retry_after,
         body: body.unchecked_into(),
     })
 }
 
-fn failure(error: gloo_net::Error) -> String {
+/// gloo-net's error as what the platform threw (gloo-net's own errors have no name).
+fn failure(error: gloo_net::Error) -> ScriptError {
     #[allow(unreachable_patterns)] // gloo-net's `json` feature (not used here) adds a variant
     match error {
-        gloo_net::Error::JsError(e) => e.message,
-        gloo_net::Error::GlooError(message) => message,
-        _ => "cannot read the answer".to_owned(),
+        gloo_net::Error::JsError(e) => ScriptError::new(e.name, e.message),
+        gloo_net::Error::GlooError(message) => ScriptError::new("", message),
+        other => ScriptError::new("", other.to_string()),
     }
 }

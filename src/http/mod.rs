@@ -1,7 +1,10 @@
 //! HTTP over the platform's `fetch`: one request with timeout and abort, and the retry policy.
 
 mod fetch;
-mod retry;
 
 pub(crate) use fetch::{send, HttpRequest, HttpResponse, Method};
-pub(crate) use retry::send_with_retry;
+
+cfg_operations! {
+    mod retry;
+    pub(crate) use retry::send_with_retry;
+}

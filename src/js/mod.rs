@@ -26,6 +26,8 @@ mod pages;
 mod promise;
 #[cfg(feature = "signin")]
 mod session;
+// The declarations are custom sections of the wasm: none in a native build.
+#[cfg(target_arch = "wasm32")]
 mod typescript;
 
 pub use client::FundraisingClient;
@@ -42,9 +44,11 @@ pub fn new_donation_reference() -> Result<String, JsValue> {
     Ok(crate::new_donation_reference()?)
 }
 
-/// A small free-list allocator instead of dlmalloc (the package is single-threaded).
+/// The package's allocator: talc, kept up and fuzzed, for single-threaded wasm
+/// (docs/performance.md says why not a smaller one).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
-    // SAFETY: wasm32-unknown-unknown without the atomics feature runs one thread.
-    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
+static ALLOCATOR: talc::TalckWasm =
+    // SAFETY: wasm32-unknown-unknown without the atomics feature runs one thread, and nothing
+    // but the allocator grows the memory.
+    unsafe { talc::TalckWasm::new_global() };

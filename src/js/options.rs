@@ -7,7 +7,9 @@
 use std::time::Duration;
 
 use fundraising_core::shape::{Record, TypeScript};
-use js_sys::{Function, Object};
+#[cfg(feature = "donation")]
+use js_sys::Function;
+use js_sys::Object;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
@@ -70,7 +72,13 @@ pub(crate) struct ClientOptions {
     pub bff: Option<bool>,
 }
 
-/// The last argument of every call.
+/// The last argument of every call (but the pages', which have options of their own).
+#[cfg(any(
+    feature = "campaign",
+    feature = "donation",
+    feature = "events",
+    feature = "signin"
+))]
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
@@ -245,6 +253,12 @@ pub(crate) struct Waiting {
     pub on_status: Option<Function>,
 }
 
+#[cfg(any(
+    feature = "campaign",
+    feature = "donation",
+    feature = "events",
+    feature = "signin"
+))]
 impl CallOptions {
     /// A call's optional options object.
     pub(crate) fn read(value: Option<Object>) -> Result<Self, Error> {

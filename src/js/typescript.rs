@@ -3,13 +3,23 @@
 //! `string_enum!`), never from a copy; the error's (`error.rs`) and the session state's
 //! (`session.rs`) come from the crate's lists of codes and reasons.
 
-use fundraising_core::model::*;
 use fundraising_core::shape::Declared;
 use wasm_bindgen::prelude::*;
 
+cfg_operations! {
+    use fundraising_core::model::*;
+}
+
+#[cfg(any(
+    feature = "campaign",
+    feature = "donation",
+    feature = "events",
+    feature = "signin"
+))]
+use super::options::CallOptions;
+use super::options::ClientOptions;
 #[cfg(feature = "donation")]
 use super::options::WaitOptions;
-use super::options::{CallOptions, ClientOptions};
 #[cfg(feature = "pages")]
 use super::options::{PageOptions, PagesOptions};
 #[cfg(feature = "signin")]
@@ -26,7 +36,15 @@ macro_rules! declare {
     };
 }
 
-declare!(ClientOptions, CallOptions);
+declare!(ClientOptions);
+
+#[cfg(any(
+    feature = "campaign",
+    feature = "donation",
+    feature = "events",
+    feature = "signin"
+))]
+declare!(CallOptions);
 
 #[cfg(feature = "campaign")]
 declare!(

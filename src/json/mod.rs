@@ -13,8 +13,6 @@ pub(crate) mod codes;
 mod fit;
 pub(crate) mod tree;
 
-use fundraising_core::service_error::parse_error_body_with;
-use fundraising_core::ServiceError;
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
@@ -35,11 +33,13 @@ pub(crate) fn parse_body(body: &JsString) -> Result<JsValue, Error> {
     parse_js(body).map_err(|_| Error::decode("the answer is not JSON"))
 }
 
-/// The service's error answer (`status`, `body`) by core's rules; a body serde_json would not
-/// read is text, as natively ([`Node::readable`]).
-pub(crate) fn service_error(status: u16, body: &str) -> ServiceError {
-    parse_error_body_with(status, body, |text| {
-        let node = js_sys::JSON::parse(text).ok().map(Node::new);
-        node.filter(Node::readable)
-    })
+cfg_requests! {
+    /// The service's error answer (`status`, `body`) by core's rules; a body serde_json would
+    /// not read is text, as natively ([`Node::readable`]).
+    pub(crate) fn service_error(status: u16, body: &str) -> fundraising_core::ServiceError {
+        fundraising_core::service_error::parse_error_body_with(status, body, |text| {
+            let node = js_sys::JSON::parse(text).ok().map(Node::new);
+            node.filter(Node::readable)
+        })
+    }
 }

@@ -125,13 +125,6 @@ impl Node {
         }
     }
 
-    /// True when JSON text of this value reads natively too (as serde_json reads it): every
-    /// number finite (`JSON.parse` makes `Infinity` of what is beyond a double's range), and
-    /// nested at most [`MAX_DEPTH`] deep.
-    pub(crate) fn readable(&self) -> bool {
-        self.tree.tape.get(3) == Some(&1.0)
-    }
-
     /// Value `index` of container `c`.
     fn member(&self, c: u32, index: usize) -> Option<Node> {
         let place = Place::Member(c, index as u32);
@@ -174,6 +167,18 @@ impl Node {
                 js_sys::JSON::stringify(root).ok()?.as_string()
             }),
             Place::Member(c, i) => Some(text(&self.tree.arrays, c, i)),
+        }
+    }
+}
+
+cfg_requests! {
+    // Asked of answers and of error bodies: only builds that make requests read them.
+    impl Node {
+        /// True when JSON text of this value reads natively too (as serde_json reads it): every
+        /// number finite (`JSON.parse` makes `Infinity` of what is beyond a double's range), and
+        /// nested at most [`MAX_DEPTH`] deep.
+        pub(crate) fn readable(&self) -> bool {
+            self.tree.tape.get(3) == Some(&1.0)
         }
     }
 }

@@ -2,8 +2,9 @@
 // scratch folder and served as it is by a plain static server on its own origin (as a CDN that
 // serves npm packages does: the files, their types, `Access-Control-Allow-Origin: *`, nothing
 // built), embedded in a partner's page on another origin under the Content-Security-Policy
-// docs/widgets.md gives. The card renders with no CSP violation; `loadPackage("full")` from
-// that folder refuses with a message saying why (the folder holds the widgets' build only).
+// docs/widgets.md gives. The card renders with no CSP violation, fetching of the package the
+// widgets' build's one module and its wasm; `loadPackage("full")` from that folder refuses with
+// a message saying why (the folder holds the widgets' and the light build only).
 // Runs under `fundraising-sandbox exec` (FUNDRAISING_BASE_URL, FUNDRAISING_APP_ID).
 //
 //   WIDGETS_PACK=fundraising-widgets-X.tgz DEV_PLAYWRIGHT=.../index.mjs fundraising-sandbox exec -- node --test tests/outside/widgets-cdn.test.mjs
@@ -113,7 +114,10 @@ test("the packed fundraising-widgets, served as a CDN serves it, renders a card 
     // Everything of the widgets came from the CDN's folder of the package.
     const widgets = fetched.filter((u) => !u.startsWith(partner) && !u.startsWith(baseUrl));
     assert.ok(widgets.length >= 3 && widgets.every((u) => u.startsWith(`${cdn}/npm/fundraising-widgets@`)), widgets.join("\n"));
-    assert.ok(widgets.some((u) => /\.[0-9a-f]{16}\.wasm$/.test(u)), "the widgets' build's hashed wasm");
+    // Of the package: pkg/assets.js, and the widgets' build as one module and its wasm, hashed.
+    const pkgFiles = widgets.filter((u) => new URL(u).pathname.includes("/pkg/") && !u.endsWith("/pkg/assets.js"));
+    assert.deepEqual(pkgFiles.map((u) => new URL(u).pathname.replace(/^.*\/pkg\//, "")).map((p) => p.replace(/\.[0-9a-f]{16}\./, ".")).sort(),
+      ["widgets/fundraising_client.js", "widgets/fundraising_client_bg.wasm"], pkgFiles.join("\n"));
 
     // loadPackage("full") from the hosted folder: a clear refusal, not a 404 deep in a loader.
     await page.locator("#full").filter({ hasText: /\S/ }).waitFor();

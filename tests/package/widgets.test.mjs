@@ -1,8 +1,8 @@
 // dist/widgets/ (`make pkg`, scripts/build-widgets.mjs) holds exactly what a partner hosts: the
 // element scripts and what they load, the two builds of the package they use (the widgets' build,
-// and the light build for <fundraising-event>) under content-hashed names whose
-// hashes match their bytes, a .br and a .gz copy of each that decompress to the same bytes, and
-// no page or npm file. Served by the companion (`--static-dir dist/widgets`), it answers with the
+// and the light build for <fundraising-event>), each its one module and its wasm under
+// content-hashed names whose hashes match their bytes with the engine check beside them, a .br
+// and a .gz copy of each that decompress to the same bytes, and no page or npm file. Served by the companion (`--static-dir dist/widgets`), it answers with the
 // headers docs/widgets.md lists for any host.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,6 +12,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { relativeReferences } from "../../scripts/js-modules.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const dir = join(root, "dist", "widgets");
@@ -24,18 +25,10 @@ function walk(path) {
   });
 }
 
-/** Relative modules a script loads (static, dynamic, re-exports) and `new URL(..., import.meta.url)`. */
-function loads(source) {
-  const found = [];
-  for (const pattern of [
-    /\bfrom\s*["'](\.[^"']+)["']/g,
-    /\bimport\s*["'](\.[^"']+)["']/g,
-    /\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)/g,
-    /new URL\(\s*["']([^"':]+)["']\s*,\s*import\.meta\.url\s*\)/g,
-  ]) {
-    for (const match of source.matchAll(pattern)) found.push(match[1]);
-  }
-  return found;
+/** Files beside it a script loads (static, dynamic, re-exports) and `new URL(..., import.meta.url)`,
+ * read through its syntax tree (scripts/js-modules.mjs), as the build reads them. */
+function loads(source, file) {
+  return relativeReferences(source, file).map((r) => r.specifier);
 }
 
 test("dist/widgets holds the elements and the builds they load, and nothing else", async () => {
@@ -56,13 +49,21 @@ test("dist/widgets holds the elements and the builds they load, and nothing else
     assert.ok(existsSync(join(dir, file)), `${file} is loaded but missing`);
     reached.add(file);
     if (file.endsWith(".js")) {
-      for (const spec of loads(readFileSync(join(dir, file), "utf8"))) {
+      for (const spec of loads(readFileSync(join(dir, file), "utf8"), file)) {
         if (spec === "pkg/") continue; // widget.js's base folder of the package
         queue.push(posix.join(posix.dirname(file), spec));
       }
     }
   }
   assert.deepEqual(plain.sort(), [...reached].sort(), "files in dist/widgets against the files the elements load");
+  // Each build is its one module and its wasm, with the engine check the module imports when
+  // init() fails: no other file of it (no snippets/ folder).
+  for (const [name, build] of Object.entries(assets)) {
+    const folder = posix.dirname(`pkg/${build.js}`);
+    assert.equal(posix.dirname(`pkg/${build.wasm}`), folder, `${name}: the module and the wasm side by side`);
+    assert.deepEqual(plain.filter((f) => f.startsWith(`${folder}/`)).sort(),
+      [`pkg/${build.js}`, `pkg/${build.wasm}`, `${folder}/engine-check.js`].sort(), `${name}: the build's files`);
+  }
 
   for (const file of plain) {
     const bytes = readFileSync(join(dir, file));

@@ -135,7 +135,7 @@ mod tests {
                 r#"{"id": 1, "message": 5}"#,
                 "Donation.message: expected a string",
             ),
-            ("", "EOF"),
+            ("", "the JSON ends too soon"),
             (r#"{"id": 1, "donationDate": "yesterday"}"#, "invalid date"),
         ] {
             let err = decode::<Donation>(bad).unwrap_err();
