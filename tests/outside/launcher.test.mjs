@@ -94,17 +94,21 @@ test("with its platform package, each launcher runs the binary, which reports th
 });
 
 test("a SIGTERM to the launcher stops the server it runs, and the launcher ends as the server did", async () => {
-  const launcher = spawn(join(work, "with", "node_modules", ".bin", "fundraising-companion"), ["--listen", "127.0.0.1:0"], {
+  const launcher = spawn(join(work, "with", "node_modules", ".bin", "fundraising-companion"), ["--demo", "--listen", "127.0.0.1:0"], {
     env: { ...process.env, FUNDRAISING_CLIENT_SECRET: "unused", FUNDRAISING_COMPANION_BIN: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
   launcher.stdout.on("data", (d) => (out += d));
   launcher.stderr.on("data", (d) => (out += d));
-  const ended = new Promise((resolve) => launcher.on("exit", (code, signal) => resolve({ code, signal })));
+  let exited = false;
+  const ended = new Promise((resolve) => launcher.on("exit", (code, signal) => resolve({ code, signal }))).then((status) => {
+    exited = true;
+    return status;
+  });
   const deadline = Date.now() + 30_000;
   while (!/listening on/.test(out)) {
-    assert.ok(Date.now() < deadline, `the companion did not start:\n${out}`);
+    assert.ok(!exited && Date.now() < deadline, `the companion did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   // The server is the launcher's child.
