@@ -5,7 +5,9 @@
 // on the packaged crates under `fundraising-sandbox exec --dev-server --companion -- ./dev.sh`
 // (trunk serve, DEV_LEPTOS_DIR). In Chromium, a person signs in by pop-up through
 // the dev server's origin, reloads and is still signed in; an edit of the page reloads it
-// (hot reload) and the session survives that too. Then Ctrl-C stops everything.
+// (hot reload) and the session survives that too. Then Ctrl-C stops everything. The same Vite
+// app in BFF mode, as the page's "BFF mode" says, also makes a call that needs the session
+// through the dev server's `/api` proxy.
 //
 //   DEV_VITE_DIR=... DEV_LEPTOS_DIR=... DEV_PLAYWRIGHT=.../playwright-core/index.mjs node --test tests/outside/dev-loop.test.mjs
 import { after, test } from "node:test";
@@ -56,6 +58,14 @@ function start(dir, command, env = {}) {
     exited.then(({ code, signal }) => reject(new Error(`${command} ended (${code ?? signal}) before serving:\n${output}`)));
   });
   return { child, address, exited, output: () => output };
+}
+
+/** Waits for Ctrl-C (sent by `stop`) to end the dev loop started by `start`. */
+async function stopped(dev) {
+  stop(dev.child);
+  const ended = await Promise.race([dev.exited, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
+  assert.notEqual(ended, "still running", `Ctrl-C did not stop the dev loop:\n${dev.output()}`);
+  running.delete(dev.child);
 }
 
 /** Signs in through the page's pop-up, reloads, and checks the session each time. */
@@ -120,10 +130,59 @@ test("a Vite app: npm run dev under exec signs in through the dev server's proxy
   } finally {
     await page.context().browser().close();
   }
-  stop(dev.child);
-  const ended = await Promise.race([dev.exited, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
-  assert.notEqual(ended, "still running", `Ctrl-C did not stop the dev loop:\n${dev.output()}`);
-  running.delete(dev.child);
+  await stopped(dev);
+});
+
+test("a Vite app in BFF mode: the page holds no token, and a call that needs the session goes through the dev server's /api proxy", { skip: !process.env.DEV_VITE_DIR }, async () => {
+  const dir = process.env.DEV_VITE_DIR;
+  const doc = readFileSync(new URL("../../docs/local-development.md", import.meta.url), "utf8");
+  const bff = doc.split(/^## /m).find((part) => part.startsWith("BFF mode\n"));
+  assert.ok(bff, 'docs/local-development.md: no "## BFF mode"');
+  const command = bff.match(/^```sh\n(.*)\n```/m)?.[1];
+  assert.match(command ?? "", /--companion-arg=--bff/, "the BFF section's command");
+  // The page as the section says (`bff: true` on the client), with a button that registers an
+  // event: the one call that needs the session.
+  const main = join(dir, "src", "main.ts");
+  const before = readFileSync(main, "utf8");
+  const anchor = "  companionUrl: location.origin,\n";
+  assert.ok(before.includes(anchor), "src/main.ts names the companion");
+  const call = `
+const register = document.createElement("button");
+register.id = "register";
+register.textContent = "Register an event";
+document.querySelector("#app")!.append(register);
+register.onclick = async () => {
+  const day = new Date(Date.UTC(2031, 5, 1));
+  const created = await client.createEvent({ name: "Dev loop run", eventType: "Running_Marathons", startDate: day, completionDate: day, expiryDate: day });
+  status.textContent = \`Registered event \${created.id}\`;
+};
+`;
+  writeFileSync(main, before.replace(anchor, `${anchor}  bff: true,\n`) + call);
+  try {
+    const dev = start(dir, command);
+    const site = await dev.address;
+    const { page } = await signInAndReload(site, {
+      signedIn: "Signed in as Demo Fundraiser",
+      signedOut: "Signed out",
+      signInButton: "#sign-in",
+    });
+    try {
+      const api = [];
+      page.on("request", (request) => {
+        if (new URL(request.url()).pathname.startsWith("/api/")) api.push(request);
+      });
+      await page.click("#register");
+      await page.getByText(/^Registered event \d+$/).waitFor({ timeout: 30_000 });
+      assert.equal(api.length, 1, "one call, on the dev server's origin under /api");
+      assert.equal(new URL(api[0].url()).origin, site);
+      assert.equal(api[0].headers().authorization, undefined, "the page sent no token");
+    } finally {
+      await page.context().browser().close();
+    }
+    await stopped(dev);
+  } finally {
+    writeFileSync(main, before);
+  }
 });
 
 test("the Leptos example: trunk serve under exec signs in through trunk's proxy, and a reload keeps the session", { skip: !process.env.DEV_LEPTOS_DIR }, async () => {
@@ -137,8 +196,5 @@ test("the Leptos example: trunk serve under exec signs in through trunk's proxy,
     signInButton: "#sign-in",
   });
   await page.context().browser().close();
-  stop(dev.child);
-  const ended = await Promise.race([dev.exited, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
-  assert.notEqual(ended, "still running", `Ctrl-C did not stop the dev loop:\n${dev.output()}`);
-  running.delete(dev.child);
+  await stopped(dev);
 });
