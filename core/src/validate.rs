@@ -8,6 +8,7 @@ use crate::encoding::{decimal, signed_decimal};
 use crate::model::Event;
 use std::ops::RangeInclusive;
 
+use crate::date::MAX_MILLIS;
 use crate::{Error, ServiceDate};
 
 /// The largest `pageSize` the service allows.
@@ -137,9 +138,10 @@ pub fn path_segment(field: &str, value: &str) -> Result<(), Error> {
     }
 }
 
-/// An event to create: `name` and `event_type` not blank; `start_date` ≤ `completion_date` ≤
-/// `expiry_date` for the dates given (`start_date` ≤ `expiry_date` too when `completion_date`
-/// is absent).
+/// An event to create: `name` and `event_type` not blank; each date given within
+/// [`MAX_MILLIS`] of the epoch (a date beyond it is one no reader of the wire form accepts);
+/// `start_date` ≤ `completion_date` ≤ `expiry_date` for the dates given (`start_date` ≤
+/// `expiry_date` too when `completion_date` is absent).
 pub fn event(event: &Event) -> Result<(), Error> {
     if event.name.trim().is_empty() {
         return Err(Error::invalid_argument("name", "must not be empty"));
@@ -152,6 +154,14 @@ pub fn event(event: &Event) -> Result<(), Error> {
         ("completion_date", event.completion_date),
         ("expiry_date", event.expiry_date),
     ];
+    for (name, date) in &order {
+        if date.is_some_and(|d| d.millis.unsigned_abs() > MAX_MILLIS as u64) {
+            return Err(Error::invalid_argument(
+                name,
+                "must be within 8,640,000,000,000,000 ms of 1970-01-01 (a JavaScript Date's range)",
+            ));
+        }
+    }
     for (i, (earlier_name, earlier)) in order.iter().enumerate() {
         for (later_name, later) in &order[i + 1..] {
             if let (Some(a), Some(b)) = (earlier, later) {
@@ -346,6 +356,53 @@ mod tests {
         ];
         for (e, field) in cases {
             assert_eq!(field_of(event(&e)), field, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn event_dates_stay_within_what_the_wire_form_can_be_read_back_as() {
+        let edge = Event {
+            start_date: Some(ServiceDate::from_millis(-MAX_MILLIS)),
+            completion_date: None,
+            expiry_date: Some(ServiceDate::from_millis(MAX_MILLIS)),
+            ..good()
+        };
+        assert!(event(&edge).is_ok());
+        for (beyond, field) in [
+            (
+                Event {
+                    start_date: Some(ServiceDate::from_millis(-MAX_MILLIS - 1)),
+                    ..good()
+                },
+                "start_date",
+            ),
+            (
+                Event {
+                    expiry_date: Some(ServiceDate::from_millis(i64::MAX)),
+                    ..good()
+                },
+                "expiry_date",
+            ),
+            (
+                Event {
+                    completion_date: Some(ServiceDate::from_millis(i64::MIN)),
+                    ..good()
+                },
+                "completion_date",
+            ),
+        ] {
+            // What would have been sent is a date that parse (and so the sandbox) refuses.
+            let date = [
+                beyond.start_date,
+                beyond.completion_date,
+                beyond.expiry_date,
+            ]
+            .into_iter()
+            .flatten()
+            .find(|d| d.millis.unsigned_abs() > MAX_MILLIS as u64)
+            .expect("a date beyond the range");
+            assert!(ServiceDate::parse(&date.to_wire()).is_err());
+            assert_eq!(field_of(event(&beyond)), field, "{beyond:?}");
         }
     }
 }
