@@ -56,7 +56,9 @@ forEachEngine("sign-in", (it) => {
     await click(driver, "#sign-out");
     await waitForElement(driver, "#sign-in", (r) => r.visible);
     assert.equal((await waitForElement(driver, "body")).attributes["data-signed-in"], "false");
-    assert.equal((await companionSession(driver)).active, false);
+    // The page shows the sign-out at once, then signOut() tells the companion: its session ends
+    // when that call is answered.
+    await waitUntil(async () => (await companionSession(driver)).active === false, { message: "the companion's session to end" });
     await openDemo(driver, env.companionUrl);
     assert.equal((await waitForElement(driver, "#sign-in", (r) => r.visible)).visible, true);
   });
@@ -103,20 +105,24 @@ forEachEngine("sign-in", (it) => {
 
   it("signInWithPopup called from script answers popup_blocked with a FundraisingError", async ({ driver }) => {
     await openDemo(driver, env.companionUrl);
+    const known = await driver.getAllWindowHandles();
     const error = await inPage(driver, async (config) => {
       const pkg = await import("/pkg/fundraising_client.js");
       await pkg.default();
       const client = new pkg.FundraisingClient(config);
-      try {
-        await client.signInWithPopup();
-        return { resolved: true };
-      } catch (e) {
-        return { isFundraisingError: e instanceof pkg.FundraisingError, code: e.code, message: e.message };
-      }
+      // popup_blocked comes at once; an answer still pending after 20 s is reported, not waited on.
+      const pending = new Promise((resolve) => setTimeout(() => resolve({ pending: true }), 20_000));
+      const answered = client.signInWithPopup().then(
+        () => ({ resolved: true }),
+        (e) => ({ isFundraisingError: e instanceof pkg.FundraisingError, code: e.code, message: e.message }),
+      );
+      return Promise.race([answered, pending]);
     }, {
       appId: env.appId, baseUrl: env.baseUrl, authUrl: env.authUrl, companionUrl: env.companionUrl,
       redirectUri: `${env.companionUrl}/`,
     });
-    assert.deepEqual({ isFundraisingError: error.isFundraisingError, code: error.code }, { isFundraisingError: true, code: "popup_blocked" }, JSON.stringify(error));
+    const windows = await driver.getAllWindowHandles();
+    assert.deepEqual({ isFundraisingError: error.isFundraisingError, code: error.code }, { isFundraisingError: true, code: "popup_blocked" },
+      `${JSON.stringify(error)}; windows before ${known.length}, after ${windows.length}`);
   });
 });
