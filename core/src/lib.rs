@@ -1,6 +1,6 @@
-//! Pure rules of the fundraising service: wire models, the `\/Date(ms+hhmm)\/` codec,
-//! case-insensitive JSON decoding, the authorize-URL builder with PKCE and nonce helpers,
-//! the callback parser, the error-body parser and input validation.
+//! Pure rules of the fundraising service: the table of its operations, wire models, the
+//! `\/Date(ms+hhmm)\/` codec, case-insensitive JSON decoding, the authorize-URL builder with
+//! PKCE and nonce helpers, the callback parser, the error-body parser and input validation.
 //!
 //! No I/O and no browser or server dependency: this crate builds for the native target and
 //! for `wasm32-unknown-unknown`, and every other part of the workspace is built on it.
@@ -20,6 +20,7 @@ mod error;
 pub mod json;
 pub mod model;
 pub mod nonce;
+pub mod operation;
 pub mod pkce;
 pub mod secret;
 pub mod service_error;
