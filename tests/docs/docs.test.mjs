@@ -148,9 +148,9 @@ test("no tracker numbers in the code, docs, reports, scripts and test headers", 
   assert.deepEqual(found, []);
 });
 
-test("www/brands.html shows each partner's rules exactly as www/brands.css has them", () => {
-  const page = readFileSync(join(root, "www", "brands.html"), "utf8");
-  const css = readFileSync(join(root, "www", "brands.css"), "utf8");
+test("www/demo/brands.html shows each partner's rules exactly as www/demo/brands.css has them", () => {
+  const page = readFileSync(join(root, "www", "demo", "brands.html"), "utf8");
+  const css = readFileSync(join(root, "www", "demo", "brands.css"), "utf8");
   const shown = page.match(/<h2 id="source-heading">[^<]*<\/h2>\s*<pre>([\s\S]*?)<\/pre>/)?.[1];
   assert.ok(shown, "brands.html: no <pre> under the source heading");
   const text = shown.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
@@ -159,3 +159,4 @@ test("www/brands.html shows each partner's rules exactly as www/brands.css has t
   assert.ok(rules(css).length >= 4, "brands.css: the partners' rules were not found");
   assert.deepEqual(rules(text), rules(css));
 });
+

@@ -1,9 +1,11 @@
-// dist/widgets/ (`make pkg`, scripts/build-widgets.mjs) holds exactly what a partner hosts: the
-// element scripts and what they load, the two builds of the package they use (the widgets' build,
-// and the light build for <fundraising-event>), each its one module and its wasm under
-// content-hashed names whose hashes match their bytes with the engine check beside them, a .br
-// and a .gz copy of each that decompress to the same bytes, and no page or npm file. Served by the companion (`--static-dir dist/widgets`), it answers with the
-// headers docs/widgets.md lists for any host.
+// dist/widgets/ (`make pkg`, scripts/build-widgets.mjs) holds exactly what a partner hosts: each
+// element as one minified module with no import of its own, the two builds of the package they
+// load (the widgets' build, and the light build for <fundraising-event>), each its one module and
+// its wasm under content-hashed names whose hashes match their bytes with the engine check beside
+// them, a .br and a .gz copy of each that decompress to the same bytes, and no page or npm file.
+// Served by the companion (`--static-dir dist/widgets`), it answers with the headers
+// docs/widgets.md lists for any host. The widgets' sources (www/widgets/) spell no address of the
+// service's API.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -12,6 +14,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { ELEMENTS, elementLoads, SOURCES } from "../../scripts/build-widgets.mjs";
 import { relativeReferences } from "../../scripts/js-modules.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -25,11 +28,8 @@ function walk(path) {
   });
 }
 
-/** Files beside it a script loads (static, dynamic, re-exports) and `new URL(..., import.meta.url)`,
- * read through its syntax tree (scripts/js-modules.mjs), as the build reads them. */
-function loads(source, file) {
-  return relativeReferences(source, file).map((r) => r.specifier);
-}
+/** The content-hashed copies of each build, as pkg/assets.js names them. */
+const pkgAssets = () => import(pathToFileURL(join(root, "pkg", "assets.js")).href);
 
 test("dist/widgets holds the elements and the builds they load, and nothing else", async () => {
   assert.ok(existsSync(join(dir, "widget.js")), "dist/widgets is missing: run make pkg");
@@ -37,28 +37,33 @@ test("dist/widgets holds the elements and the builds they load, and nothing else
   const plain = files.filter((f) => !/\.(br|gz)$/.test(f));
   assert.deepEqual(plain.filter((f) => /\.(html|css|md|json|d\.ts)$/.test(f)), [], "pages or npm files");
 
-  // What the element scripts reach: their modules, assets.js, and the builds it names.
-  const assets = await import(pathToFileURL(join(dir, "pkg", "assets.js")).href);
-  assert.deepEqual(Object.keys(assets).sort(), ["light", "widgets"], "assets.js names the widgets' and the light build");
-  const reached = new Set();
-  const queue = ["widget.js", "donation-return.js", "event-widget.js",
-    ...Object.values(assets).flatMap((build) => [`pkg/${build.js}`, `pkg/${build.wasm}`])];
+  // Each element is one module: it imports nothing, and names the builds' hashed module and wasm.
+  const assets = await pkgAssets();
+  const builds = { widgets: assets.widgets, light: assets.light };
+  const named = new Set(Object.values(builds).flatMap((b) => [`pkg/${b.js}`, `pkg/${b.wasm}`]));
+  const reached = new Set(ELEMENTS);
+  for (const element of ELEMENTS) {
+    const code = readFileSync(join(dir, element), "utf8");
+    assert.deepEqual(relativeReferences(code, element).filter((r) => r.kind === "import"), [], `${element} imports a module`);
+    assert.deepEqual(elementLoads(code, element).sort(), [...named].sort(), `${element} names the two builds`);
+  }
+  // And what those load: each build's engine check, imported when init() fails.
+  const queue = [...named];
   while (queue.length > 0) {
     const file = posix.normalize(queue.shift());
     if (reached.has(file)) continue;
     assert.ok(existsSync(join(dir, file)), `${file} is loaded but missing`);
     reached.add(file);
     if (file.endsWith(".js")) {
-      for (const spec of loads(readFileSync(join(dir, file), "utf8"), file)) {
-        if (spec === "pkg/") continue; // widget.js's base folder of the package
-        queue.push(posix.join(posix.dirname(file), spec));
+      for (const { specifier } of relativeReferences(readFileSync(join(dir, file), "utf8"), file)) {
+        queue.push(posix.join(posix.dirname(file), specifier));
       }
     }
   }
   assert.deepEqual(plain.sort(), [...reached].sort(), "files in dist/widgets against the files the elements load");
   // Each build is its one module and its wasm, with the engine check the module imports when
   // init() fails: no other file of it (no snippets/ folder).
-  for (const [name, build] of Object.entries(assets)) {
+  for (const [name, build] of Object.entries(builds)) {
     const folder = posix.dirname(`pkg/${build.js}`);
     assert.equal(posix.dirname(`pkg/${build.wasm}`), folder, `${name}: the module and the wasm side by side`);
     assert.deepEqual(plain.filter((f) => f.startsWith(`${folder}/`)).sort(),
@@ -76,9 +81,22 @@ test("dist/widgets holds the elements and the builds they load, and nothing else
     }
   }
   // The builds' bytes are the npm package's own.
-  for (const build of Object.values(assets)) {
+  for (const build of Object.values(builds)) {
     assert.ok(readFileSync(join(dir, "pkg", build.wasm)).equals(readFileSync(join(root, "pkg", build.wasm))), build.wasm);
   }
+});
+
+/** The widgets' sources as git has them (not the demo's built copies). */
+function sources() {
+  return readdirSync(SOURCES).filter((f) => f.endsWith(".js")).map((f) => [f, readFileSync(join(SOURCES, f), "utf8")]);
+}
+
+test("the widgets' sources spell no address of the service's API: the package makes every request", () => {
+  // Path segments and query names of the resource operations (core/src/operation.rs).
+  const spelled = /byshortname|donation\/ref|v1\/|\/event\/|\/pages\b|[?&]page=|pagesize|campaign\//;
+  const found = sources().flatMap(([file, text]) => text.split("\n").map((line, i) => [file, i + 1, line]))
+    .filter(([, , line]) => spelled.test(line));
+  assert.deepEqual(found, []);
 });
 
 let companion;
@@ -112,7 +130,7 @@ test("the companion serves dist/widgets to a partner's page with the headers the
   assert.equal(widget.headers.get("cache-control"), "no-cache");
   assert.equal(widget.headers.get("content-encoding"), "br");
 
-  const assets = await import(pathToFileURL(join(dir, "pkg", "assets.js")).href);
+  const assets = await pkgAssets();
   const wasm = await fetch(`${base}/pkg/${assets.widgets.wasm}`, { headers: partner });
   assert.equal(wasm.status, 200);
   assert.equal(wasm.headers.get("content-type"), "application/wasm");

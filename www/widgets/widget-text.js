@@ -1,5 +1,6 @@
 // The words, numbers, amounts and dates of the elements: the texts of <fundraising-campaign> and
-// <fundraising-donation> (TEXTS below; <fundraising-event> has its own table, event-text.js).
+// <fundraising-donation> (CAMPAIGN_TEXTS and DONATION_TEXTS below, each element's file bundling
+// its own; <fundraising-event> has its table in event-text.js).
 //
 // Language: the nearest `lang` attribute (the element's own, else an ancestor's, usually the
 // page's <html lang>), else the browser's language. It sets the locale of every number, amount
@@ -15,10 +16,9 @@
 /** Plural categories of Intl.PluralRules, in the order the attributes are looked up. */
 const CATEGORIES = ["zero", "one", "two", "few", "many", "other"];
 
-/** The built-in texts. A plural text is an object of categories (`other` always present). */
-export const TEXTS = {
+/** The built-in texts of <fundraising-campaign>. A plural text is an object of categories (`other` always present). */
+export const CAMPAIGN_TEXTS = {
   en: {
-    // <fundraising-campaign>
     loading: "Loading campaign…",
     "not-found": "No campaign is called “{name}”.",
     "load-failed": "The campaign could not be loaded: {message}",
@@ -33,7 +33,29 @@ export const TEXTS = {
     opens: "Opens on {date}",
     closed: "This campaign is not taking donations.",
     donate: "Donate",
-    // <fundraising-donation>
+  },
+  cy: {
+    loading: "Wrthi’n llwytho’r ymgyrch…",
+    "not-found": "Does dim ymgyrch o’r enw “{name}”.",
+    "load-failed": "Doedd dim modd llwytho’r ymgyrch: {message}",
+    unsupported: "Does dim modd i’r porwr hwn ddangos yr ymgyrch: {message}.",
+    "missing-attributes": { one: "Priodoledd ar goll: {names}.", other: "Priodoleddau ar goll: {names}." },
+    "amount-raised": "Swm a godwyd",
+    progress: "{raised} wedi’i godi o darged o {target} ({percent})",
+    raised: "{raised} wedi’i godi o {target} ({percent})",
+    donations: { one: "{count} rhodd", other: "{count} o roddion" },
+    ends: "Yn dod i ben ar {date}",
+    ended: "Daeth i ben ar {date}",
+    opens: "Yn agor ar {date}",
+    closed: "Nid yw’r ymgyrch hon yn derbyn rhoddion.",
+    donate: "Cyfrannu",
+  },
+};
+
+/** The built-in texts of <fundraising-donation>, as above. */
+export const DONATION_TEXTS = {
+  en: {
+    "missing-attributes": { one: "Missing attribute: {names}.", other: "Missing attributes: {names}." },
     waiting: "Waiting for your donation to be confirmed…",
     pending: "Your donation is being processed…",
     reference: "Reference: {reference}",
@@ -53,20 +75,7 @@ export const TEXTS = {
     "unsupported-title": "This browser cannot show your donation",
   },
   cy: {
-    loading: "Wrthi’n llwytho’r ymgyrch…",
-    "not-found": "Does dim ymgyrch o’r enw “{name}”.",
-    "load-failed": "Doedd dim modd llwytho’r ymgyrch: {message}",
-    unsupported: "Does dim modd i’r porwr hwn ddangos yr ymgyrch: {message}.",
     "missing-attributes": { one: "Priodoledd ar goll: {names}.", other: "Priodoleddau ar goll: {names}." },
-    "amount-raised": "Swm a godwyd",
-    progress: "{raised} wedi’i godi o darged o {target} ({percent})",
-    raised: "{raised} wedi’i godi o {target} ({percent})",
-    donations: { one: "{count} rhodd", other: "{count} o roddion" },
-    ends: "Yn dod i ben ar {date}",
-    ended: "Daeth i ben ar {date}",
-    opens: "Yn agor ar {date}",
-    closed: "Nid yw’r ymgyrch hon yn derbyn rhoddion.",
-    donate: "Cyfrannu",
     waiting: "Yn aros i’ch rhodd gael ei chadarnhau…",
     pending: "Mae eich rhodd yn cael ei phrosesu…",
     reference: "Cyfeirnod: {reference}",
@@ -96,11 +105,11 @@ const MONTHS = {
 };
 
 /**
- * The `text-*` attributes for `keys` of `texts` (TEXTS by default), with the plural forms of the
- * plural texts: an element lists them in its observedAttributes, so a change shows at once.
+ * The `text-*` attributes of the texts of `texts` (one element's table), with the plural forms
+ * of the plural texts: an element lists them in its observedAttributes, so a change shows at once.
  */
-export function textAttributes(keys, texts = TEXTS) {
-  return keys.flatMap((key) => {
+export function textAttributes(texts) {
+  return Object.keys(texts.en).flatMap((key) => {
     const plural = typeof texts.en[key] === "object";
     return [`text-${key}`, ...(plural ? CATEGORIES.map((c) => `text-${key}-${c}`) : [])];
   });
@@ -133,9 +142,9 @@ export function localeOf(element) {
 export class Words {
   /**
    * `element`: where the `text-*` attributes and the language come from; `texts`: the element's
-   * built-in texts by language (TEXTS by default), English always among them.
+   * built-in texts by language, English always among them.
    */
-  constructor(element, texts = TEXTS) {
+  constructor(element, texts) {
     this.element = element;
     this.locale = localeOf(element);
     const primary = this.locale.split("-")[0].toLowerCase();

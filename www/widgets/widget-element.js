@@ -4,31 +4,33 @@
 // change of language or text only re-renders), its `fundraising-view` event, its themed shadow
 // root with constructed style sheets (a strict CSP is fine), and its loading and error states.
 // The elements themselves: widget.js (<fundraising-campaign>), event-widget.js and
-// donation-return.js.
+// donation-return.js; scripts/build-widgets.mjs bundles each into one module with this file.
 
-import * as BUILDS from "./pkg/assets.js";
+// The builds served beside the element's file, each `{js, wasm}` (their content-hashed addresses
+// under pkg/), inlined by scripts/build-widgets.mjs: the hosted folder holds the widgets' and the
+// light build; the demo's companion serves the full build too.
+import { BUILDS } from "generated:assets";
 import { THEME } from "./widget-theme.js";
 
-/** The folder of the package, next to this file. */
-const PACKAGE_DIR = new URL("pkg/", import.meta.url);
-
-/** The package promise of each build loaded on this page. */
-const loaded = {};
+/**
+ * The package promise of each build loaded on this page, shared by every element's file: each
+ * is its own module with its own copy of this one, and two of them must never load (and so
+ * initialise) a build twice. Keyed by the build's name: one page, one release of the widgets.
+ */
+const loaded = (globalThis[Symbol.for("fundraising-widgets.loaded")] ??= {});
 
 /**
- * Loads and initialises a build of the package once per page (`widgets`, the default, or
- * `full`, with sign-in); resolves with its exports. The glue and the wasm are fetched side by
- * side.
+ * Loads and initialises a build of the package once per page (`widgets`, the default, `light`,
+ * or `full`, with sign-in, where it is served beside the elements); resolves with its exports.
+ * The module and the wasm are fetched side by side, the wasm compiled as it arrives.
  */
 export function loadPackage(build = "widgets") {
   loaded[build] ??= (async () => {
-    // pkg/assets.js names each build's content-hashed copies; the widgets' hostable folder
-    // (scripts/build-widgets.mjs) holds the widgets' build only.
     if (!BUILDS[build]) throw new Error(`the package's ${build} build is not served beside widget.js`);
     const { js, wasm } = BUILDS[build];
-    const bytes = fetch(new URL(wasm, PACKAGE_DIR));
+    const bytes = fetch(wasm);
     bytes.catch(() => {}); // a failure is reported by init() below, or by the import
-    const pkg = await import(new URL(js, PACKAGE_DIR).href);
+    const pkg = await import(js.href);
     await pkg.default({ module_or_path: bytes });
     return pkg;
   })().catch((error) => {

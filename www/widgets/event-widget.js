@@ -65,8 +65,6 @@ const STYLE = `
   .error { border: 1px solid var(--_error-border); background: var(--_error-background); color: var(--_error-text); }
 `;
 
-const TEXT_KEYS = Object.keys(EVENT_TEXTS.en);
-
 /**
  * The custom element. Attributes: event-id, app-id, base-url (required), page-url, limit,
  * per-page, images, loading, lang, theme, text-*. Events: fundraising-loaded (detail: the
@@ -74,7 +72,7 @@ const TEXT_KEYS = Object.keys(EVENT_TEXTS.en);
  */
 export class FundraisingEventElement extends AttributeDrivenElement {
   static observedAttributes = ["event-id", "app-id", "base-url", "limit", "page-url", "per-page", "images",
-    ...AttributeDrivenElement.commonAttributes, ...textAttributes(TEXT_KEYS, EVENT_TEXTS)];
+    ...AttributeDrivenElement.commonAttributes, ...textAttributes(EVENT_TEXTS)];
 
   static renderAttributes = ["page-url", "per-page", "images"];
 
@@ -119,9 +117,6 @@ export class FundraisingEventElement extends AttributeDrivenElement {
     try {
       const pkg = await elementsPackage("light");
       if (signal.aborted) return;
-      if (typeof pkg.FundraisingClient?.prototype.getEventPages !== "function") {
-        throw failure("unsupported", "the package's build in use has no getEventPages (serve the light build beside widget.js)");
-      }
       const client = new pkg.FundraisingClient({ appId: options.appId, baseUrl: options.baseUrl });
       const fetched = await fetchPages(client, options.eventId, options.limit, signal);
       if (signal.aborted) return;
