@@ -92,8 +92,22 @@ export function styleSheet(text) {
   return sheets.get(text);
 }
 
-/** How near the viewport an element starts loading (IntersectionObserver's rootMargin). */
-export const NEAR_VIEWPORT = "300px 0px";
+/** How near the viewport, above or below it, an element starts loading, in CSS pixels. */
+const NEAR_PX = 300;
+
+/** The same as IntersectionObserver's rootMargin. */
+export const NEAR_VIEWPORT = `${NEAR_PX}px 0px`;
+
+/**
+ * Whether `element` is near the viewport now, by its box (a layout read): an element the page
+ * shows at once starts loading in the task that connects it, not a frame later when the
+ * observer first reports. One without a box (`display: none`) is left to the observer.
+ */
+function nearViewportNow(element) {
+  if (element.getClientRects().length === 0) return false;
+  const { top, bottom, left, right } = element.getBoundingClientRect();
+  return bottom >= -NEAR_PX && top <= innerHeight + NEAR_PX && right >= 0 && left <= innerWidth;
+}
 
 let nearObserver;
 const connected = new Set();
@@ -136,8 +150,8 @@ function watchLanguage() {
 
 /**
  * The life of an element that does one piece of work from its attributes (every element of
- * this folder): nothing is loaded until it comes near the viewport (or at once with
- * `loading="eager"`); then attribute changes made in one task start it once, a new start
+ * this folder): nothing is loaded until it comes near the viewport (at once when it is near it
+ * on connecting, or with `loading="eager"`); then attribute changes made in one task start it once, a new start
  * aborts the one before, and leaving the page aborts it. A change of language or of a
  * `text-*` attribute (or of one of `renderAttributes`) only re-renders. Subclasses implement
  * `run(signal)`, `refresh()` and `viewDetail()`; neither throws past the element (an error is
@@ -165,7 +179,7 @@ export class AttributeDrivenElement extends HTMLElement {
     watchLanguage();
     this.render();
     if (!this.#viewed) watchView(this);
-    if (this.#revealed || this.getAttribute("loading") === "eager") this.reveal();
+    if (this.#revealed || this.getAttribute("loading") === "eager" || nearViewportNow(this)) this.reveal();
     else watchNearViewport(this);
   }
 
