@@ -265,11 +265,6 @@ export class AttributeDrivenElement extends HTMLElement {
     return null;
   }
 
-  /** Whether the element has come near the viewport (or was told to load eagerly). */
-  get revealed() {
-    return this.#revealed;
-  }
-
   /** Starts the work: the element is near the viewport. */
   reveal() {
     nearObserver?.unobserve(this);

@@ -66,7 +66,7 @@ export const SHAPE = {
   "bar-height": "0.75rem",
 };
 
-const declare = (values) => Object.entries(values).map(([name, value]) => `--_${name}: var(--fundraising-${name}, ${value});`).join("\n    ");
+const declare = (values) => Object.entries(values).map(([name, value]) => `--_${name}: var(--fundraising-${name}, ${value});`).join(" ");
 
 /**
  * The private `--_*` properties of `palettes` (and of `shape`) on the element: each the partner's

@@ -189,10 +189,6 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     this.render();
   }
 
-  #frame(content) {
-    this.#root.replaceChildren(content);
-  }
-
   #renderCampaign(words, campaign) {
     const summary = campaign.donationSummary ?? {};
     const code = campaign.currency?.currencyCode ?? null;
@@ -251,7 +247,7 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     if (link) card.append(link);
 
     this.removeAttribute("aria-busy");
-    this.#frame(card);
+    this.#root.replaceChildren(card);
   }
 
   /**
