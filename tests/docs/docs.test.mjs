@@ -1,7 +1,8 @@
 // The README and docs/ hold together: every relative link reaches a file of the repository,
 // and every #anchor a heading of its target (GitHub's heading ids); the README stays a short
 // first page with its sections in the order a newcomer needs them; no file names a tracker
-// number; and the brands example shows partners the CSS it really uses.
+// number; the brands example shows partners the CSS it really uses; and docs/performance.md's
+// figures are bench/REPORT.md's, as bench/figures.py writes them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -160,3 +161,12 @@ test("www/demo/brands.html shows each partner's rules exactly as www/demo/brands
   assert.deepEqual(rules(text), rules(css));
 });
 
+test("docs/performance.md's figures are bench/REPORT.md's rows, as bench/figures.py writes them", () => {
+  let failure = null;
+  try {
+    execFileSync("python3", [join(root, "bench", "figures.py"), "--check"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    failure = error.stderr || String(error);
+  }
+  assert.equal(failure, null);
+});
