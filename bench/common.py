@@ -136,7 +136,7 @@ class Proc:
 class Sandbox:
     """The sandbox on two free ports (kept across restarts) with its own data dir and config."""
 
-    def __init__(self, run_dir, home_page, token_delay_ms=None, name="sandbox"):
+    def __init__(self, run_dir, home_page, token_delay_ms=None, name="sandbox", test_routes=False):
         self.run_dir = run_dir
         self.name = name
         self.api_port = free_port()
@@ -149,7 +149,8 @@ class Sandbox:
         self.token_delay_ms = token_delay_ms
         with open(self.config, "w") as f:
             f.write(
-                "[[applications]]\n"
+                ("enable_test_routes = true\n\n" if test_routes else "")
+                + "[[applications]]\n"
                 f'app_id = "{APP_ID}"\nsecret = "{SECRET}"\nhome_page = "{home_page}"\n\n'
                 "[[users]]\n"
                 f'email = "{USER}"\npassword = "{PASSWORD}"\nname = "Demo Fundraiser"\n'
@@ -194,8 +195,10 @@ class Sandbox:
 
 
 class Companion:
-    def __init__(self, run_dir, auth_url, port=None, timeout_ms=None, name="companion", extra_origins=(), metrics_port=None, program=None):
+    def __init__(self, run_dir, auth_url, port=None, timeout_ms=None, name="companion", extra_origins=(), metrics_port=None, program=None,
+                 extra_args=()):
         self.program = program or binary("fundraising-companion")
+        self.extra_args = list(extra_args)
         self.run_dir = run_dir
         self.metrics_port = metrics_port
         self.name = name
@@ -220,6 +223,7 @@ class Companion:
             argv += ["--upstream-timeout-ms", str(self.timeout_ms)]
         if self.metrics_port:
             argv += ["--metrics-listen", f"127.0.0.1:{self.metrics_port}"]
+        argv += self.extra_args
         self.proc = Proc(self.name, argv, env={"FUNDRAISING_CLIENT_SECRET": SECRET}, log_dir=self.run_dir).start()
         try:
             wait_until(

@@ -1,4 +1,4 @@
-// End-to-end tests of the demo site (www/index.html) in headless Chromium against the real
+// End-to-end tests of the demo site (www/demo/index.html) in headless Chromium against the real
 // sandbox and companion started by scripts/with-servers.sh.
 import assert from "node:assert/strict";
 import { describe } from "node:test";

@@ -1,8 +1,8 @@
 // End-to-end tests of the donation journey in headless Chromium: the campaign card's Donate
-// link (a fresh reference from the package), the sandbox's donation page (www/donate.html,
+// link (a fresh reference from the package), the sandbox's donation page (www/demo/donate.html,
 // standing in for the donation site: it stages the donation in the real sandbox through
 // POST {base_url}/_sandbox/staged-donations and sends the donor back), and the
-// <fundraising-donation reference-param="donation"> element (www/donation-return.js) waiting
+// <fundraising-donation reference-param="donation"> element (www/widgets/donation-return.js) waiting
 // for the donation and thanking the donor; on the demo and on a partner's site on another origin.
 import assert from "node:assert/strict";
 import { describe } from "node:test";

@@ -75,6 +75,9 @@ function pageRequests(page, event = EVENT) {
   return seen;
 }
 
+/** A fundraiser of the element once its ranking is complete (not busy: every page is in). */
+const RANKED = "fundraising-event:not([aria-busy]) [part=fundraiser]";
+
 const money = (locale, amount) => new Intl.NumberFormat(locale, { style: "currency", currency: "GBP" }).format(amount);
 
 it("ranks the 250 fundraisers of event 1001 by amount raised, in English, with links and Show more", async ({ page }) => {
@@ -84,12 +87,20 @@ it("ranks the 250 fundraisers of event 1001 by amount raised, in English, with l
   const problems = consoleErrors(page);
   const events = await recordEvents(page);
   const requests = pageRequests(page);
+  // The order requests go out and answers come back: pages 2 and 3 only once page 1 is in, and
+  // then both in flight together.
+  const order = [];
+  page.on("request", (r) => { if (r.url().includes(`/event/${EVENT}/pages`)) order.push(`asked ${new URL(r.url()).searchParams.get("page")}`); });
+  page.on("requestfinished", (r) => { if (r.url().includes(`/event/${EVENT}/pages`)) order.push(`answered ${new URL(r.url()).searchParams.get("page")}`); });
   await page.goto(`${partner.origin}/event?per-page=100&page-url=${encodeURIComponent(PAGE_URL)}`);
   const element = page.locator("fundraising-event");
-  await element.locator("[part=fundraiser]").first().waitFor();
+  await page.locator(RANKED).first().waitFor();
 
-  // Every page fetched, 100 a request, one after the other; the whole ranking is the service's.
+  // Every page fetched, 100 a request: the first, then the other two side by side; the whole
+  // ranking is the service's.
   assert.deepEqual(requests.map((q) => [q.page, q.pagesize]), [["1", "100"], ["2", "100"], ["3", "100"]]);
+  assert.deepEqual(order.slice(0, 2), ["asked 1", "answered 1"]);
+  assert.deepEqual(order.slice(2, 4).sort(), ["asked 2", "asked 3"], order.join(", "));
   const [loaded] = (await events()).loaded;
   assert.deepEqual(loaded.fundraisers, expected);
   assert.equal(loaded.limited, false);
@@ -146,6 +157,61 @@ it("ranks the 250 fundraisers of event 1001 by amount raised, in English, with l
   problems.check();
   assert.deepEqual((await events()).errors, []);
   assert.deepEqual(partner.reports, [], "CSP violation reports");
+});
+
+it("once the first answer is in, the others load side by side, at most four at once, with the first on show meanwhile", async ({ page }) => {
+  const problems = consoleErrors(page);
+  const events = await recordEvents(page);
+  // Event 4242: 1,000 fundraisers in ten pages of 100, made from event 1001's first page (the
+  // package decodes them as any answer). Page 1 is answered at once; the others are held until
+  // the test lets them go, one at a time.
+  const real = await (await fetch(`${env.baseUrl}/${env.appId}/v1/event/${EVENT}/pages?page=1&pagesize=100`)).json();
+  const answer = (number) => ({
+    ...real, eventId: 4242, totalFundraisingPages: 1000, totalPages: 10, pageNumber: number,
+    fundraisingPages: real.fundraisingPages.map((p, i) => ({ ...p, pageId: number * 1000 + i, raisedAmount: number * 1000 + i })),
+  });
+  const held = new Map();
+  let most = 0;
+  const asked = [];
+  await page.route(`${env.baseUrl}/**/event/4242/pages**`, (route) => {
+    const number = Number(new URL(route.request().url()).searchParams.get("page"));
+    asked.push(number);
+    if (number === 1) return route.fulfill({ json: answer(1) });
+    held.set(number, () => route.fulfill({ json: answer(number) }));
+    most = Math.max(most, held.size);
+  });
+  await page.goto(`${partner.origin}/event?event-id=4242&limit=1000`);
+  const element = page.locator("fundraising-event");
+  // The first answer on show while the others load: its fundraisers ranked, the element busy,
+  // and a status saying how far the ranking is.
+  await element.locator("[part=ranking]").waitFor();
+  assert.equal(await element.getAttribute("aria-busy"), "true");
+  assert.equal(await element.locator("[part=ranking]").textContent(), "Ranking the fundraisers: 100 of 1,000 so far…");
+  assert.equal(await element.locator("[part=fundraiser]").count(), 10);
+  assert.equal(await element.locator("[part=fundraiser]").first().getAttribute("data-page-id"), "1099");
+  assert.equal(await element.locator("[part=more]").count(), 0, "no Show more before the ranking is whole");
+  // Four in flight together; each answer let go makes room for one more, never a fifth at once.
+  const until = async (condition, what) => {
+    for (let i = 0; i < 200 && !condition(); i += 1) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(condition(), `waited for ${what}; asked ${asked.join(", ")}`);
+  };
+  await until(() => held.size === 4, "four requests in flight");
+  for (let released = 0; released < 9; released += 1) {
+    await until(() => held.size === Math.min(4, 9 - released), `${Math.min(4, 9 - released)} in flight`);
+    const next = Math.min(...held.keys());
+    held.get(next)();
+    held.delete(next);
+  }
+  await page.locator(RANKED).first().waitFor();
+  assert.equal(most, 4, "at most four requests in flight");
+  assert.deepEqual(asked, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  const [loaded] = (await events()).loaded;
+  assert.equal(loaded.fundraisers.length, 1000);
+  assert.equal(loaded.limited, false);
+  assert.deepEqual(loaded.fundraisers[0], [1, 10099], "the last page's best comes first");
+  assert.equal(await element.locator("[part=ranking]").count(), 0);
+  assert.equal(await element.getAttribute("aria-busy"), null);
+  problems.check();
 });
 
 for (const scheme of ["light", "dark"]) {

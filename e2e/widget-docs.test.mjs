@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { EVENT_TEXTS } from "../www/event-text.js";
-import { ATTRIBUTION } from "../www/widget-giving.js";
-import { TEXTS } from "../www/widget-text.js";
-import { PALETTES, SHAPE } from "../www/widget-theme.js";
+import { EVENT_TEXTS } from "../www/widgets/event-text.js";
+import { ATTRIBUTION } from "../www/widgets/widget-giving.js";
+import { CAMPAIGN_TEXTS, DONATION_TEXTS } from "../www/widgets/widget-text.js";
+import { DONATION_PALETTES, PALETTES, SHAPE } from "../www/widgets/widget-theme.js";
 
 const docs = readFileSync(new URL("../docs/widgets.md", import.meta.url), "utf8");
 const lines = docs.split("\n");
@@ -31,45 +31,48 @@ const cell = (value) => (typeof value === "object"
 
 /** Each table of texts: the line before it, and the texts it documents. */
 const TEXT_TABLES = [
-  { caption: "The campaign card's texts", texts: TEXTS },
-  { caption: "The donation element's texts", texts: TEXTS },
+  { caption: "The campaign card's texts", texts: CAMPAIGN_TEXTS },
+  { caption: "The donation element's texts", texts: DONATION_TEXTS },
   { caption: "The event element's texts", texts: EVENT_TEXTS },
 ];
 
 test("every text is in the docs with its English and Welsh defaults", () => {
-  for (const texts of [TEXTS, EVENT_TEXTS]) {
-    const tables = TEXT_TABLES.filter((t) => t.texts === texts).flatMap((t) => tableAfter(t.caption));
+  for (const { caption, texts } of TEXT_TABLES) {
+    const table = tableAfter(caption);
     for (const key of Object.keys(texts.en)) {
-      const row = rowOf(`text-${key}`, tables);
-      assert.ok(row, `text-${key} has no row in docs/widgets.md`);
+      const row = rowOf(`text-${key}`, table);
+      assert.ok(row, `text-${key} has no row in docs/widgets.md's ${caption}`);
       assert.equal(row, `| \`text-${key}\` | ${cell(texts.en[key])} | ${cell(texts.cy[key])} |`);
     }
     for (const language of Object.keys(texts)) {
       assert.deepEqual(Object.keys(texts[language]).sort(), Object.keys(texts.en).sort(), `${language} has every text`);
     }
+    // Each table documents its element's texts and nothing else.
+    const documented = table.slice(2).map((line) => /^\| `text-([a-z-]+)`/.exec(line)?.[1]);
+    assert.deepEqual(documented.sort(), Object.keys(texts.en).sort(), caption);
   }
-  // The event element's table documents its texts and nothing else.
-  const eventRows = tableAfter("The event element's texts").slice(2).map((line) => /^\| `text-([a-z-]+)`/.exec(line)?.[1]);
-  assert.deepEqual(eventRows.sort(), Object.keys(EVENT_TEXTS.en).sort());
 });
 
 test("every custom property is in the docs with its defaults", () => {
-  for (const name of Object.keys(PALETTES.light)) {
-    assert.equal(rowOf(`--fundraising-${name}`),
-      `| \`--fundraising-${name}\` | \`${PALETTES.light[name]}\` | \`${PALETTES.dark[name]}\` |`);
+  for (const palettes of [PALETTES, DONATION_PALETTES]) {
+    assert.deepEqual(Object.keys(palettes.dark).sort(), Object.keys(palettes.light).sort(), "a dark default for each light one");
+    for (const name of Object.keys(palettes.light)) {
+      assert.equal(rowOf(`--fundraising-${name}`),
+        `| \`--fundraising-${name}\` | \`${palettes.light[name]}\` | \`${palettes.dark[name]}\` |`);
+    }
   }
   for (const [name, value] of Object.entries(SHAPE)) {
     assert.equal(rowOf(`--fundraising-${name}`), `| \`--fundraising-${name}\` | \`${value}\` | same |`);
   }
   const documented = rows.map((line) => /^\| `--fundraising-([a-z-]+)`/.exec(line)?.[1]).filter(Boolean);
-  assert.deepEqual(documented.sort(), [...Object.keys(PALETTES.light), ...Object.keys(SHAPE)].sort());
+  assert.deepEqual(documented.sort(), [...Object.keys(PALETTES.light), ...Object.keys(DONATION_PALETTES.light), ...Object.keys(SHAPE)].sort());
 });
 
 test("every part name is in the docs", () => {
   for (const [element, file] of [
     ["fundraising-campaign", "widget.js"], ["fundraising-event", "event-widget.js"], ["fundraising-donation", "donation-return.js"],
   ]) {
-    const source = readFileSync(new URL(`../www/${file}`, import.meta.url), "utf8");
+    const source = readFileSync(new URL(`../www/widgets/${file}`, import.meta.url), "utf8");
     const named = new Set([...source.matchAll(/part: "([a-z-]+)"/g)].map((m) => m[1]));
     // The loading and error states widget.js draws for every element that uses them.
     if (/\b(loadingState|renderLoading)\(/.test(source)) named.add("loading");

@@ -1,7 +1,8 @@
 // What a partner page's visitor pays for the widget, counted with Chromium's CDP Network
 // events: a card far below the fold fetches nothing of the package until it is scrolled to
 // (loading="eager" opts out); the wasm then crosses the network as the build's brotli file,
-// cached as immutable; a page with a card pays the widgets' build, a page with the event element
+// cached as immutable; a page with a card pays the widgets' build in five requests at most (the
+// page, the element's one file, the build's module and wasm, the campaign), a page with the event element
 // the light build (and only it, with a card beside); a second visit fetches none of it from the
 // network.
 import assert from "node:assert/strict";
@@ -20,7 +21,7 @@ before(async () => { partner = await startPartnerSite(env); });
 after(async () => { await partner?.close(); });
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
-const isPackage = (url) => new URL(url).pathname.startsWith("/pkg/") && !url.endsWith("/pkg/assets.js");
+const isPackage = (url) => new URL(url).pathname.startsWith("/pkg/");
 
 /** The files of `build` (a key of pkg/assets.js) a page fetches, as the package names them
  * (`light/fundraising_client.js`): its one module and its wasm, under their hashed names. */
@@ -93,12 +94,19 @@ it("a page with one campaign card fetches the widgets' build only, and the bytes
   assert.ok(paid > 0 && paid <= served, `${paid} B paid for ${served} B of brotli files`);
   // The widgets' budget (gzip -9, summed per file) holds for what a visitor pays.
   assert.ok(paid <= 40 * 1024, `the card cost ${paid} B of the package`);
-  // The element's own scripts are those make bench counts for this page (scripts/page-size.mjs).
+  // The element is one file, the one make bench counts for this page (scripts/page-size.mjs).
   const companion = new URL(env.companionUrl).origin;
+  const card = PAGES.find((p) => p.name === "card");
   const scripts = net.requests.filter((r) => r.url.startsWith(`${companion}/`) && !new URL(r.url).pathname.startsWith("/pkg/"))
     .map((r) => new URL(r.url).pathname).sort();
-  assert.deepEqual(scripts, PAGES.find((p) => p.name === "card").scripts.map((name) => `/${name}`).sort());
-  console.log(`one campaign card: ${pkg.length} files of the widgets' build, ${paid} B over the network`);
+  assert.deepEqual(scripts, [`/${card.element}`]);
+  // The page with its card is five requests at most: the page, the element, the build's module
+  // and its wasm, the campaign (besides the partner's own files: its style sheet, its icon).
+  const all = net.requests.map((r) => r.url).filter((url) => !url.startsWith("data:"))
+    .filter((url) => url === `${partner.origin}/` || !url.startsWith(`${partner.origin}/`));
+  assert.ok(all.length <= card.requests, `the card's page made ${all.length} requests:\n${all.join("\n")}`);
+  assert.deepEqual(all.filter((url) => url.startsWith(env.baseUrl)).length, 1, "one request for the campaign");
+  console.log(`one campaign card: ${all.length} requests; ${pkg.length} files of the widgets' build, ${paid} B over the network`);
   problems.check();
   await net.detach();
 });
@@ -134,10 +142,10 @@ it("a page with <fundraising-event> fetches the light build only, within 50 KB; 
   }
   const paid = pkg.reduce((sum, r) => sum + r.bodyBytes, 0);
   assert.ok(paid > 0 && paid <= 50 * 1024, `the event element cost ${paid} B of the package`);
-  // The element's own modules, from the companion, and nothing else of it.
+  // The element's one file, from the companion, and nothing else of it: the file make bench
+  // counts for this page (scripts/page-size.mjs).
   const scripts = requests.filter((r) => r.url.startsWith(`${companion}/`) && !r.path.startsWith("/pkg/")).map((r) => r.path).sort();
-  // The files make bench counts for this page (scripts/page-size.mjs) are those a browser fetches.
-  assert.deepEqual(scripts, PAGES.find((p) => p.name === "event").scripts.map((name) => `/${name}`).sort());
+  assert.deepEqual(scripts, [`/${PAGES.find((p) => p.name === "event").element}`]);
   console.log(`<fundraising-event>: ${pkg.length} files of the light build, ${paid} B over the network`);
 
   // A card beside the event: both use the light build (from the cache now), the widgets' build is never asked for.

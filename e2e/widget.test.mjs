@@ -1,4 +1,4 @@
-// End-to-end tests of the <fundraising-campaign> widget (www/widget.html, a page that imports
+// End-to-end tests of the <fundraising-campaign> widget (www/demo/widget.html, a page that imports
 // nothing but widget.js) in headless Chromium against the real sandbox.
 import assert from "node:assert/strict";
 import { addErrorCards, browserTests, keepScreenshot, money, rawCampaign, servers } from "./harness.mjs";
@@ -42,12 +42,11 @@ it("renders the campaign with an accessible progress bar (test-artifacts/widget.
   assert.notEqual(colours.inside, colours.page);
   assert.equal(colours.pageHeadingSize, "32px");
 
-  // One script tag of the widget: the page loads widget.js (with its texts and theme modules), which loads
-  // the package; the page's own module (the demo's sandbox address, in a file since the CSP
-  // forbids inline script) and the config.js it imports are the only other scripts. The
-  // partner page of embed.test.mjs has the one tag alone.
-  assert.deepEqual(scripts.filter((s) => !s.startsWith("/pkg/")).sort(),
-    ["/config.js", "/widget-element.js", "/widget-giving.js", "/widget-page.js", "/widget-text.js", "/widget-theme.js", "/widget.js"]);
+  // One script tag of the widget: the page loads widget.js (one module: its texts and theme are
+  // within), which loads the package; the page's own module (the demo's sandbox address, in a
+  // file since the CSP forbids inline script) and the config.js it imports are the only other
+  // scripts. The partner page of embed.test.mjs has the one tag alone.
+  assert.deepEqual(scripts.filter((s) => !s.startsWith("/pkg/")).sort(), ["/config.js", "/widget-page.js", "/widget.js"]);
   await keepScreenshot(page, "widget.png", { fullPage: true });
 });
 

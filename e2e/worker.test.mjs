@@ -1,4 +1,4 @@
-// The package's four resource calls from a dedicated module worker (www/resource-worker.js,
+// The package's four resource calls from a dedicated module worker (www/demo/resource-worker.js,
 // which imports the package from /pkg/) in headless Chromium against the real sandbox: the
 // worker posts the results back and the test checks them against the sandbox's seed.
 import assert from "node:assert/strict";

@@ -1,16 +1,16 @@
 // Writes the demo page's configuration (appId and the sandbox addresses) from the environment
 // that scripts/with-servers.sh exports: FUNDRAISING_APP_ID, FUNDRAISING_COMPANION_URL,
 // FUNDRAISING_BASE_URL, FUNDRAISING_AUTH_URL, and FUNDRAISING_BFF=1 for a companion in BFF mode
-// (the page then passes `bff: true` to the client). The companion serves www/, and a page served from
-// http://HOST:PORT reads www/config/HOST_PORT.json, so runs on different ports in one tree never
-// see each other's file. No secret ever goes in it.
+// (the page then passes `bff: true` to the client). The companion serves www/demo/, and a page
+// served from http://HOST:PORT reads www/demo/config/HOST_PORT.json, so runs on different ports in
+// one tree never see each other's file. No secret ever goes in it.
 //
 //   node e2e/write-config.mjs            (inside scripts/with-servers.sh, or with those variables set)
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** Folder of the generated files (gitignored by www/.gitignore). */
-export const CONFIG_DIR = fileURLToPath(new URL("../www/config/", import.meta.url));
+/** Folder of the generated files (gitignored by www/demo/.gitignore). */
+export const CONFIG_DIR = fileURLToPath(new URL("../www/demo/config/", import.meta.url));
 
 /** Files older than this are left-overs of finished runs and are removed. */
 const STALE_MS = 24 * 60 * 60 * 1000;
@@ -36,7 +36,7 @@ export function configFromEnv(env = process.env) {
   return config;
 }
 
-/** Name of the file a page served from `origin` reads (www/config.js and widget.html agree). */
+/** Name of the file a page served from `origin` reads (www/demo/config.js and widget-page.js agree). */
 export function configFileName(origin) {
   const url = new URL(origin);
   const port = url.port || (url.protocol === "https:" ? "443" : "80");

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# `make bench`: size, client speed, companion, sandbox, load, faults and fuzzing in one table,
-# printed and written to bench/REPORT.md. Installs what it needs when missing: wrk (Debian; oha
+# `make bench`: size, client speed, companion, sandbox, load, faults, fuzzing, the decoding
+# differential and the page loads in one table, printed and written to bench/REPORT.md (a run of
+# some sections replaces their rows and keeps the others'). Installs what it needs when missing: wrk (Debian; oha
 # from crates.io when apt cannot), cargo-fuzz and the nightly toolchain, Chromium, playwright-core
 # (reused from e2e/node_modules, else into bench/work). The npm peers of the size table are
 # fetched into a temporary folder during the run.
 #
-#   scripts/bench.sh [SECTION ...]   sections: size client companion sandbox load faults fuzz decode (default all)
-#   BENCH_QUICK=1                    short loads, 10 s of fuzzing, 20,000 differential answers: a smoke run
+#   scripts/bench.sh [SECTION ...]   sections: size client companion sandbox load faults fuzz decode pages (default all)
+#   BENCH_QUICK=1                    short loads, 10 s of fuzzing, 20,000 differential answers, 5 page pairs: a smoke run
+#   BENCH_PAGE_PAIRS=N               the page loads' alternated pairs per page kind (default 10, at least 5)
 #   DIFF_ANSWERS=N, DIFF_SEED=N      the decoding differential's answers (default 10^6) and seed
 #   FUZZ_SECONDS=N                   fuzzing time per target (default 300)
 #   BENCH_BEFORE_PKG_DIR=DIR         another build's pkg/ (say, of the commit before): its sizes and
@@ -17,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(size client companion sandbox load faults fuzz decode)
+[ ${#sections[@]} -eq 0 ] && sections=(size client companion sandbox load faults fuzz decode pages)
 wants() { for s in "${sections[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 say() { echo "==> $*" >&2; }
 
@@ -51,7 +53,7 @@ if wants fuzz; then
     cargo_install cargo-fuzz
   fi
 fi
-if wants client; then
+if wants client || wants pages; then
   scripts/ensure-tools.sh browser
   if [ ! -d e2e/node_modules/playwright-core ] && [ ! -d bench/work/node_modules/playwright-core ]; then
     pw_version=$(python3 -c 'import json; print(json.load(open("e2e/package.json"))["dependencies"]["playwright-core"])' 2>/dev/null || echo latest)
@@ -64,11 +66,11 @@ for tool in python3 node npm gzip curl; do
 done
 
 # ---- builds
-if wants companion || wants sandbox || wants load || wants faults || wants client; then
+if wants companion || wants sandbox || wants load || wants faults || wants client || wants pages; then
   say "cargo build --release -p fundraising-sandbox -p fundraising-companion"
   cargo build -q --release -p fundraising-sandbox -p fundraising-companion
 fi
-if wants size || wants client || wants decode; then
+if wants size || wants client || wants decode || wants pages; then
   say "building the npm package (pkg/)"
   scripts/ensure-tools.sh wasm
   scripts/build-pkg.sh

@@ -7,9 +7,9 @@
 #   our entry module bundled with the glue (rollup) -> terser,
 # then package.json + README (scripts/package-meta.mjs), the content-hashed and precompressed
 # copies the companion serves (scripts/hash-assets.mjs), the widgets' hostable folder
-# dist/widgets/ (scripts/build-widgets.mjs), and prints each build's size as a browser fetches
-# it: gzip -9 of each file (wasm, the one JS module) on its own, summed (the measure of the size
-# budgets), and brotli beside it.
+# dist/widgets/ and the demo's elements (scripts/build-widgets.mjs), and prints each build's
+# size as a browser fetches it: gzip -9 of each file (wasm, the one JS module) on its own, summed
+# (the measure of the size budgets), and brotli beside it; then each kind of partner page's.
 #
 #   scripts/build-pkg.sh [--out DIR]      (default: pkg)
 #   KEEP_NAMES=1                          keep the wasm's function names (bench/breakdown.sh)
@@ -132,11 +132,17 @@ node scripts/package-meta.mjs "$out"
 # lists those only): content-hashed copies, pkg/assets.js naming them, .br and .gz siblings.
 node scripts/hash-assets.mjs "$out" "$name" . light widgets
 
-# The folder a partner hosts to offer the widgets (docs/widgets.md): the element scripts and the
-# builds they load (the widgets' build; the light build for <fundraising-event>), hashed and
-# compressed, nothing else. WIDGETS_BUILDS names those builds (keys of pkg/assets.js, comma-separated).
+# The folder a partner hosts to offer the widgets (docs/widgets.md): each element bundled from
+# www/widgets/ into one minified module naming the builds it loads (the widgets' build; the light
+# build for <fundraising-event>), and those builds, hashed and compressed, nothing else.
+# WIDGETS_BUILDS names those builds (keys of pkg/assets.js, comma-separated).
 node scripts/build-widgets.mjs "$out" "${WIDGETS_OUT:-dist/widgets}" "${WIDGETS_BUILDS:-widgets,light}"
+# The same elements for the demo site (www/demo/, gitignored there), whose companion serves pkg/
+# at /pkg, the full build among them (the demo signs in and hands it to its elements).
+if [ "$out" = pkg ]; then node scripts/build-widgets.mjs "$out" www/demo full,widgets,light --elements-only; fi
 
 # Each build's size as a browser fetches it (scripts/build-size.mjs, which bench/sec_size.py
-# runs too): every file gzip -9 on its own, summed; brotli beside it.
+# runs too): every file gzip -9 on its own, summed; brotli beside it. Then what a partner's page
+# with the elements fetches (scripts/page-size.mjs): the package's build and the element.
 node scripts/build-size.mjs "$out"
+node scripts/page-size.mjs "$out" "${WIDGETS_OUT:-dist/widgets}"

@@ -45,7 +45,7 @@ FUNDRAISING_CLIENT_SECRET=demo-secret target/release/fundraising-companion \
   --auth-url "http://127.0.0.1:$identity_port" \
   --allowed-origin "http://127.0.0.1:$companion_port" \
   "${bff_flags[@]}" \
-  --static-dir "$root/www" --pkg-dir "$root/pkg" &
+  --static-dir "$root/www/demo" --pkg-dir "$root/pkg" &
 pids+=($!)
 
 # The page reads the sandbox's addresses from a config file named after its own address.

@@ -1,8 +1,9 @@
 // What the companion serves from pkg/, beside the npm package's own files: content-hashed
 // copies of each build's one module and its wasm (a name that changes with the bytes,
 // so the companion can let browsers keep them for a year: `immutable`), `assets.js` naming
-// them for widget.js, and a brotli (.br) and a gzip (.gz) sibling of every script and wasm
-// file, which the companion sends as they are (tower-http's precompressed files).
+// them (scripts/build-widgets.mjs inlines those names into the elements), and a brotli (.br)
+// and a gzip (.gz) sibling of every script and wasm file, which the companion sends as they are
+// (tower-http's precompressed files).
 //
 // The npm package keeps its stable names (bundlers import those); the copies are extra files.
 // Run after package.json is written, whose `files` lists the package's own files only. The
@@ -88,7 +89,7 @@ const lines = Object.entries(manifest).map(
 writeFileSync(
   join(out, "assets.js"),
   "// The content-hashed copies of each build (paths relative to this file), written by\n" +
-    "// scripts/hash-assets.mjs; widget.js loads the widgets' build through them.\n" +
+    "// scripts/hash-assets.mjs; scripts/build-widgets.mjs inlines them into the elements.\n" +
     `${lines.join("\n")}\n`,
 );
 

@@ -1,7 +1,7 @@
-// Writes the npm package `fundraising-widgets`: exactly what dist/widgets/ holds (the element
-// scripts, the modules they load, and the two builds of fundraising-client they load (the
-// widgets' build, and the light build for <fundraising-event>), each one module and its wasm
-// under content-hashed names, with their .br and .gz copies for hosts that serve them), so that a
+// Writes the npm package `fundraising-widgets`: exactly what dist/widgets/ holds (the elements,
+// each one module built from www/widgets/, and the two builds of fundraising-client they load
+// (the widgets' build, and the light build for <fundraising-event>), each one module and its
+// wasm under content-hashed names, with their .br and .gz copies for hosts that serve them), so that a
 // CDN that serves npm packages gives partners an address with no build and no hosting:
 // https://cdn.jsdelivr.net/npm/fundraising-widgets@0.2/widget.js (docs/widgets.md).
 //

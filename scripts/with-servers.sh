@@ -7,8 +7,9 @@
 #
 # Exported to COMMAND, besides what exec exports (FUNDRAISING_BASE_URL, FUNDRAISING_AUTH_URL,
 # FUNDRAISING_APP_ID, WASM_BINDGEN_TEST_ADDRESS, FUNDRAISING_RUN_DIR, ...):
-#   FUNDRAISING_COMPANION_URL         a companion for demo-app serving www/ and pkg/ (its "/" is the home page)
-#   FUNDRAISING_BFF_COMPANION_URL     a companion in BFF mode for FUNDRAISING_BFF_APP_ID (demo-bff), serving www/ and pkg/
+#   FUNDRAISING_COMPANION_URL         a companion for demo-app serving www/demo/ and pkg/ (its "/" is the home page)
+#   FUNDRAISING_BFF_COMPANION_URL     a companion in BFF mode for FUNDRAISING_BFF_APP_ID (demo-bff), serving www/demo/
+#                                     and pkg/
 #   FUNDRAISING_LEPTOS_COMPANION_URL  a companion serving the Leptos example (examples/leptos/dist, built by
 #                                     scripts/leptos-example.sh) for FUNDRAISING_LEPTOS_APP_ID (demo-leptos);
 #                                     its addresses are written to examples/leptos/dist/config/HOST_PORT.json
@@ -53,12 +54,12 @@ name = "Demo Fundraiser"
 
 [[companions]]
 app_id = "demo-app"
-args = ["--static-dir", "$root/www", "--pkg-dir", "$root/pkg"]
+args = ["--static-dir", "$root/www/demo", "--pkg-dir", "$root/pkg"]
 
 [[companions]]
 name = "bff"
 app_id = "demo-bff"
-args = ["--bff", "--static-dir", "$root/www", "--pkg-dir", "$root/pkg"]
+args = ["--bff", "--static-dir", "$root/www/demo", "--pkg-dir", "$root/pkg"]
 
 [[companions]]
 name = "leptos"

@@ -1,7 +1,8 @@
 // The README and docs/ hold together: every relative link reaches a file of the repository,
 // and every #anchor a heading of its target (GitHub's heading ids); the README stays a short
 // first page with its sections in the order a newcomer needs them; no file names a tracker
-// number; and the brands example shows partners the CSS it really uses.
+// number; the brands example shows partners the CSS it really uses; and docs/performance.md's
+// figures are bench/REPORT.md's, as bench/figures.py writes them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -148,9 +149,9 @@ test("no tracker numbers in the code, docs, reports, scripts and test headers", 
   assert.deepEqual(found, []);
 });
 
-test("www/brands.html shows each partner's rules exactly as www/brands.css has them", () => {
-  const page = readFileSync(join(root, "www", "brands.html"), "utf8");
-  const css = readFileSync(join(root, "www", "brands.css"), "utf8");
+test("www/demo/brands.html shows each partner's rules exactly as www/demo/brands.css has them", () => {
+  const page = readFileSync(join(root, "www", "demo", "brands.html"), "utf8");
+  const css = readFileSync(join(root, "www", "demo", "brands.css"), "utf8");
   const shown = page.match(/<h2 id="source-heading">[^<]*<\/h2>\s*<pre>([\s\S]*?)<\/pre>/)?.[1];
   assert.ok(shown, "brands.html: no <pre> under the source heading");
   const text = shown.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
@@ -158,4 +159,14 @@ test("www/brands.html shows each partner's rules exactly as www/brands.css has t
   const rules = (source) => [...source.matchAll(/^\S[^\n{]*fundraising-campaign[^\n{]*\{(?:[^\n}]*\}|[\s\S]*?^\})/gm)].map((m) => m[0]);
   assert.ok(rules(css).length >= 4, "brands.css: the partners' rules were not found");
   assert.deepEqual(rules(text), rules(css));
+});
+
+test("docs/performance.md's figures are bench/REPORT.md's rows, as bench/figures.py writes them", () => {
+  let failure = null;
+  try {
+    execFileSync("python3", [join(root, "bench", "figures.py"), "--check"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    failure = error.stderr || String(error);
+  }
+  assert.equal(failure, null);
 });

@@ -83,6 +83,7 @@ function buildScripts() {
 const NOT_ON_GENERATED_CODE = {
   "package-meta.mjs": "writes package.json and the README from Cargo.toml and docs/*.md",
   "build-size.mjs": "measures files by name and bytes; edits nothing",
+  "page-size.mjs": "measures a page's files (through build-size.mjs) by name and bytes; edits nothing",
 };
 
 test("no build script edits generated code by pattern", () => {

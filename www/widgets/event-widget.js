@@ -11,9 +11,11 @@
 // "Show more" button shows `per-page` more at a time.
 //
 // The service ignores `orderBy`, so ranking needs every page of the event: the element fetches
-// them 100 at a time (the service's most), one request after the other, each within the
-// client's retry and abort rules, up to `limit` fundraisers (500 by default, at most 1,000), and
-// says on the element when the ranking covers only the first `limit` of them (event-ranking.js).
+// them 100 at a time (the service's most), the first alone and then the others side by side (at
+// most four in flight), each within the client's retry and abort rules, up to `limit`
+// fundraisers (500 by default, at most 1,000), shows the first answer's fundraisers while the
+// others load, and says on the element when the ranking covers only the first `limit` of them
+// (event-ranking.js).
 //
 // Same conventions as <fundraising-campaign> (widget.js): a shadow root with constructed style
 // sheets (a strict Content-Security-Policy is fine), the same theme (--fundraising-* custom
@@ -65,7 +67,24 @@ const STYLE = `
   .error { border: 1px solid var(--_error-border); background: var(--_error-background); color: var(--_error-text); }
 `;
 
-const TEXT_KEYS = Object.keys(EVENT_TEXTS.en);
+/** What the element shows of the fetched pages: `{eventId, eventName, totalRaised, totalFundraisingPages, fundraisers, limited, currencyCode, currencySymbol}`. */
+function eventOf(options, fetched) {
+  return {
+    eventId: options.eventId,
+    eventName: fetched.pages.find((page) => page.eventName)?.eventName ?? null,
+    totalRaised: fetched.totalRaised,
+    totalFundraisingPages: fetched.totalFundraisingPages,
+    fundraisers: rank(fetched.pages),
+    limited: fetched.limited,
+    currencyCode: fetched.pages.find((page) => page.currencyCode)?.currencyCode ?? null,
+    currencySymbol: fetched.pages.find((page) => page.currencySymbol)?.currencySymbol ?? null,
+  };
+}
+
+/** How many fundraisers the whole ranking will hold: the event's, up to `limit`. */
+function limitOf(options, fetched) {
+  return Math.min(options.limit, fetched.totalFundraisingPages);
+}
 
 /**
  * The custom element. Attributes: event-id, app-id, base-url (required), page-url, limit,
@@ -74,7 +93,7 @@ const TEXT_KEYS = Object.keys(EVENT_TEXTS.en);
  */
 export class FundraisingEventElement extends AttributeDrivenElement {
   static observedAttributes = ["event-id", "app-id", "base-url", "limit", "page-url", "per-page", "images",
-    ...AttributeDrivenElement.commonAttributes, ...textAttributes(TEXT_KEYS, EVENT_TEXTS)];
+    ...AttributeDrivenElement.commonAttributes, ...textAttributes(EVENT_TEXTS)];
 
   static renderAttributes = ["page-url", "per-page", "images"];
 
@@ -92,9 +111,9 @@ export class FundraisingEventElement extends AttributeDrivenElement {
     ({ root: this.#root, unsupported: this.#unsupported } = this.attachStyledShadow(STYLE));
   }
 
-  /** The event on show: `{eventId, eventName, totalRaised, totalFundraisingPages, fundraisers, limited}`, or null. */
+  /** The event on show, its ranking complete: `{eventId, eventName, totalRaised, totalFundraisingPages, fundraisers, limited}`, or null. */
   get event() {
-    return this.#state.kind === "event" ? this.#state.event : null;
+    return this.#state.kind === "event" && !this.#state.pending ? this.#state.event : null;
   }
 
   /** Loads the event's fundraising pages (aborted by `signal`). */
@@ -119,24 +138,14 @@ export class FundraisingEventElement extends AttributeDrivenElement {
     try {
       const pkg = await elementsPackage("light");
       if (signal.aborted) return;
-      if (typeof pkg.FundraisingClient?.prototype.getEventPages !== "function") {
-        throw failure("unsupported", "the package's build in use has no getEventPages (serve the light build beside widget.js)");
-      }
       const client = new pkg.FundraisingClient({ appId: options.appId, baseUrl: options.baseUrl });
-      const fetched = await fetchPages(client, options.eventId, options.limit, signal);
-      if (signal.aborted) return;
-      const fundraisers = rank(fetched.pages);
-      const event = {
-        eventId: options.eventId,
-        eventName: fetched.pages.find((page) => page.eventName)?.eventName ?? null,
-        totalRaised: fetched.totalRaised,
-        totalFundraisingPages: fetched.totalFundraisingPages,
-        fundraisers,
-        limited: fetched.limited,
-        currencyCode: fetched.pages.find((page) => page.currencyCode)?.currencyCode ?? null,
-        currencySymbol: fetched.pages.find((page) => page.currencySymbol)?.currencySymbol ?? null,
-      };
       this.#shown = 0;
+      // The first answer on show while the others load: its fundraisers ranked, the element busy.
+      const first = (fetched) => {
+        if (!signal.aborted) this.#show({ kind: "event", event: eventOf(options, fetched), pending: limitOf(options, fetched) });
+      };
+      const event = eventOf(options, await fetchPages(client, options.eventId, options.limit, signal, first));
+      if (signal.aborted) return;
       this.#show({ kind: "event", event });
       this.dispatchEvent(new CustomEvent("fundraising-loaded", { detail: event, bubbles: true, composed: true }));
       this.shown();
@@ -178,7 +187,7 @@ export class FundraisingEventElement extends AttributeDrivenElement {
       this.#sayInvalid(options.invalid);
       this.renderError(words.text("invalid-attribute", { name: options.invalid.name, value: options.invalid.value ?? "" }));
     } else if (state.kind === "event") {
-      this.#renderEvent(words, state.event, options);
+      this.#renderEvent(words, state.event, options, state.pending);
     } else if (state.kind === "error") {
       this.renderError(words.text(state.key, state.values));
     } else {
@@ -211,8 +220,14 @@ export class FundraisingEventElement extends AttributeDrivenElement {
     this.#root.replaceChildren(content);
   }
 
-  #renderEvent(words, event, options) {
-    this.removeAttribute("aria-busy");
+  /**
+   * The event: its figures, then the ranked list. While more answers are on their way
+   * (`pending`: how many fundraisers the whole ranking will hold), the list is the ranking so far
+   * with a status saying so, the element busy, and no note or Show more yet.
+   */
+  #renderEvent(words, event, options, pending) {
+    if (pending) this.setAttribute("aria-busy", "true");
+    else this.removeAttribute("aria-busy");
     if (event.fundraisers.length === 0) {
       this.#frame(el("div", { class: "state", part: "empty" }, words.text("empty")));
       return;
@@ -228,7 +243,10 @@ export class FundraisingEventElement extends AttributeDrivenElement {
     figures.append(total, el("span", { class: "muted", part: "pages", "data-field": "pages" },
       words.text("pages", { count: words.number(event.totalFundraisingPages) }, event.totalFundraisingPages)));
     card.append(figures);
-    if (event.limited) {
+    if (pending) {
+      card.append(el("p", { class: "note", role: "status", part: "ranking", "data-field": "ranking" },
+        words.text("ranking", { count: words.number(event.fundraisers.length), total: words.number(pending) })));
+    } else if (event.limited) {
       const count = event.fundraisers.length;
       card.append(el("p", { class: "note", part: "note", "data-field": "first" },
         words.text("first", { count: words.number(count), total: words.number(event.totalFundraisingPages) }, count)));
@@ -240,7 +258,7 @@ export class FundraisingEventElement extends AttributeDrivenElement {
     list.append(...event.fundraisers.slice(0, this.#shown).map(item));
     card.append(list);
 
-    if (event.fundraisers.length > options.perPage) {
+    if (!pending && event.fundraisers.length > options.perPage) {
       const more = el("div", { class: "more" });
       const showing = el("p", { role: "status", part: "shown", "data-field": "showing" });
       const button = el("button", { type: "button", part: "more", "aria-controls": "fundraisers" }, words.text("show-more"));

@@ -4,31 +4,33 @@
 // change of language or text only re-renders), its `fundraising-view` event, its themed shadow
 // root with constructed style sheets (a strict CSP is fine), and its loading and error states.
 // The elements themselves: widget.js (<fundraising-campaign>), event-widget.js and
-// donation-return.js.
+// donation-return.js; scripts/build-widgets.mjs bundles each into one module with this file.
 
-import * as BUILDS from "./pkg/assets.js";
+// The builds served beside the element's file, each `{js, wasm}` (their content-hashed addresses
+// under pkg/), inlined by scripts/build-widgets.mjs: the hosted folder holds the widgets' and the
+// light build; the demo's companion serves the full build too.
+import { BUILDS } from "generated:assets";
 import { THEME } from "./widget-theme.js";
 
-/** The folder of the package, next to this file. */
-const PACKAGE_DIR = new URL("pkg/", import.meta.url);
-
-/** The package promise of each build loaded on this page. */
-const loaded = {};
+/**
+ * The package promise of each build loaded on this page, shared by every element's file: each
+ * is its own module with its own copy of this one, and two of them must never load (and so
+ * initialise) a build twice. Keyed by the build's name: one page, one release of the widgets.
+ */
+const loaded = (globalThis[Symbol.for("fundraising-widgets.loaded")] ??= {});
 
 /**
- * Loads and initialises a build of the package once per page (`widgets`, the default, or
- * `full`, with sign-in); resolves with its exports. The glue and the wasm are fetched side by
- * side.
+ * Loads and initialises a build of the package once per page (`widgets`, the default, `light`,
+ * or `full`, with sign-in, where it is served beside the elements); resolves with its exports.
+ * The module and the wasm are fetched side by side, the wasm compiled as it arrives.
  */
 export function loadPackage(build = "widgets") {
   loaded[build] ??= (async () => {
-    // pkg/assets.js names each build's content-hashed copies; the widgets' hostable folder
-    // (scripts/build-widgets.mjs) holds the widgets' build only.
     if (!BUILDS[build]) throw new Error(`the package's ${build} build is not served beside widget.js`);
     const { js, wasm } = BUILDS[build];
-    const bytes = fetch(new URL(wasm, PACKAGE_DIR));
+    const bytes = fetch(wasm);
     bytes.catch(() => {}); // a failure is reported by init() below, or by the import
-    const pkg = await import(new URL(js, PACKAGE_DIR).href);
+    const pkg = await import(js.href);
     await pkg.default({ module_or_path: bytes });
     return pkg;
   })().catch((error) => {
@@ -90,8 +92,22 @@ export function styleSheet(text) {
   return sheets.get(text);
 }
 
-/** How near the viewport an element starts loading (IntersectionObserver's rootMargin). */
-export const NEAR_VIEWPORT = "300px 0px";
+/** How near the viewport, above or below it, an element starts loading, in CSS pixels. */
+const NEAR_PX = 300;
+
+/** The same as IntersectionObserver's rootMargin. */
+export const NEAR_VIEWPORT = `${NEAR_PX}px 0px`;
+
+/**
+ * Whether `element` is near the viewport now, by its box (a layout read): an element the page
+ * shows at once starts loading in the task that connects it, not a frame later when the
+ * observer first reports. One without a box (`display: none`) is left to the observer.
+ */
+function nearViewportNow(element) {
+  if (element.getClientRects().length === 0) return false;
+  const { top, bottom, left, right } = element.getBoundingClientRect();
+  return bottom >= -NEAR_PX && top <= innerHeight + NEAR_PX && right >= 0 && left <= innerWidth;
+}
 
 let nearObserver;
 const connected = new Set();
@@ -134,8 +150,8 @@ function watchLanguage() {
 
 /**
  * The life of an element that does one piece of work from its attributes (every element of
- * this folder): nothing is loaded until it comes near the viewport (or at once with
- * `loading="eager"`); then attribute changes made in one task start it once, a new start
+ * this folder): nothing is loaded until it comes near the viewport (at once when it is near it
+ * on connecting, or with `loading="eager"`); then attribute changes made in one task start it once, a new start
  * aborts the one before, and leaving the page aborts it. A change of language or of a
  * `text-*` attribute (or of one of `renderAttributes`) only re-renders. Subclasses implement
  * `run(signal)`, `refresh()` and `viewDetail()`; neither throws past the element (an error is
@@ -163,7 +179,7 @@ export class AttributeDrivenElement extends HTMLElement {
     watchLanguage();
     this.render();
     if (!this.#viewed) watchView(this);
-    if (this.#revealed || this.getAttribute("loading") === "eager") this.reveal();
+    if (this.#revealed || this.getAttribute("loading") === "eager" || nearViewportNow(this)) this.reveal();
     else watchNearViewport(this);
   }
 
@@ -247,11 +263,6 @@ export class AttributeDrivenElement extends HTMLElement {
   /** What `fundraising-view` says about the content on show, or null while none is. */
   viewDetail() {
     return null;
-  }
-
-  /** Whether the element has come near the viewport (or was told to load eagerly). */
-  get revealed() {
-    return this.#revealed;
   }
 
   /** Starts the work: the element is near the viewport. */

@@ -34,9 +34,10 @@
 // (detail: the FundraisingError, or an Error for a missing attribute).
 
 import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget-element.js";
-import { textAttributes, Words } from "./widget-text.js";
+import { DONATION_TEXTS, textAttributes, Words } from "./widget-text.js";
+import { DONATION_PALETTES, themeProperties } from "./widget-theme.js";
 
-const STYLE = `
+const STYLE = `${themeProperties(DONATION_PALETTES)}
   .status[data-state="idle"] { display: none; }
   .box { border: 1px solid var(--_border); border-radius: var(--_radius); padding: calc(var(--_spacing) * .8) var(--_spacing);
          background: var(--_background); overflow-wrap: anywhere; }
@@ -56,10 +57,6 @@ const STYLE = `
 
 /** The text key of each final status that is not a success. */
 const NOT_COMPLETED = { Rejected: "rejected", Cancelled: "cancelled", Refunded: "refunded" };
-
-const DONATION_TEXTS = ["missing-attributes", "waiting", "pending", "reference", "thanks-name", "thanks", "confirmed",
-  "not-completed", "rejected", "cancelled", "refunded", "other-status", "timeout-title", "timeout", "failed-title",
-  "failed", "missing-title", "unsupported-title"];
 
 /**
  * The custom element; observed attributes: app-id, base-url, reference, reference-param,
@@ -166,7 +163,7 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
 
   /** Puts what is on show in the status region again, in the current language and texts. */
   refresh() {
-    const words = new Words(this);
+    const words = new Words(this, DONATION_TEXTS);
     const view = this.#view;
     const busy = view.state === "waiting";
     if (busy) this.setAttribute("aria-busy", "true");

@@ -1,6 +1,5 @@
 // Fundraising pages of an event: a paged table with previous/next and the totals.
-import { formatMoney } from "./widget.js";
-import { describeError, el, formatDate } from "./format.js";
+import { describeError, el, formatDate, formatMoney } from "./format.js";
 
 /** Wires the pages form, the pager and the table. */
 export function setupEventPages(client) {

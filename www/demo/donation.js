@@ -1,6 +1,5 @@
 // Donation lookup by third-party reference.
-import { formatMoney } from "./widget.js";
-import { describeError, el, formatDate } from "./format.js";
+import { describeError, el, formatDate, formatMoney } from "./format.js";
 
 /** Wires the donation form; a lookup on show is repeated when the user signs in or out. */
 export function setupDonationLookup(client) {

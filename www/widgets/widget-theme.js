@@ -1,7 +1,9 @@
-// The theme <fundraising-campaign> and <fundraising-donation> share: every colour, the font,
-// the corner radii, the spacing and the progress bar are CSS custom properties a partner sets
-// from its own style sheet (`fundraising-campaign { --fundraising-accent: #7a1f5c; }`), with
-// defaults for the light and the dark colour scheme. docs/widgets.md lists them.
+// The theme the elements share: every colour, the font, the corner radii, the spacing and the
+// progress bar are CSS custom properties a partner sets from its own style sheet
+// (`fundraising-campaign { --fundraising-accent: #7a1f5c; }`), with defaults for the light and
+// the dark colour scheme. docs/widgets.md lists them. The colours only <fundraising-donation>
+// draws with (its confirmed and not-completed boxes) are DONATION_PALETTES, which its file
+// alone bundles.
 
 /** The default colours of each scheme; every one can be set with `--fundraising-<name>`. */
 export const PALETTES = {
@@ -16,11 +18,6 @@ export const PALETTES = {
     "button-background": "#0b6b4a",
     "button-text": "#ffffff",
     focus: "#1a56db",
-    "success-background": "#f2fbf6",
-    "success-border": "#9fd3bd",
-    "warning-background": "#fffaf0",
-    "warning-border": "#e0c48a",
-    "warning-text": "#5c4300",
     "error-background": "#fff5f5",
     "error-border": "#e3a3a3",
     "error-text": "#8a1c1c",
@@ -36,14 +33,27 @@ export const PALETTES = {
     "button-background": "#5fd3a0",
     "button-text": "#0b1f17",
     focus: "#8ab4ff",
+    "error-background": "#2c1517",
+    "error-border": "#8a3a3a",
+    "error-text": "#ffb4b4",
+  },
+};
+
+/** The default colours of <fundraising-donation>'s own boxes, as above. */
+export const DONATION_PALETTES = {
+  light: {
+    "success-background": "#f2fbf6",
+    "success-border": "#9fd3bd",
+    "warning-background": "#fffaf0",
+    "warning-border": "#e0c48a",
+    "warning-text": "#5c4300",
+  },
+  dark: {
     "success-background": "#12261d",
     "success-border": "#2f6b51",
     "warning-background": "#2a2212",
     "warning-border": "#7a6330",
     "warning-text": "#f3d58c",
-    "error-background": "#2c1517",
-    "error-border": "#8a3a3a",
-    "error-text": "#ffb4b4",
   },
 };
 
@@ -56,22 +66,24 @@ export const SHAPE = {
   "bar-height": "0.75rem",
 };
 
-const declare = (values) => Object.entries(values).map(([name, value]) => `--_${name}: var(--fundraising-${name}, ${value});`).join("\n    ");
+const declare = (values) => Object.entries(values).map(([name, value]) => `--_${name}: var(--fundraising-${name}, ${value});`).join(" ");
 
 /**
- * The theme both elements share: private `--_*` properties, each the partner's
+ * The private `--_*` properties of `palettes` (and of `shape`) on the element: each the partner's
  * `--fundraising-*` when set, else the default of the colour scheme. Dark follows
  * `prefers-color-scheme` unless `theme="light"`; `theme="dark"` forces it.
  */
-export const THEME = `
-  :host {
-    ${declare({ ...PALETTES.light, ...SHAPE })}
-    display: block; max-width: 32rem; font-family: var(--_font); color: var(--_text);
-  }
-  :host([theme=dark]) { ${declare(PALETTES.dark)} }
+export const themeProperties = (palettes, shape = {}) => `
+  :host { ${declare({ ...palettes.light, ...shape })} }
+  :host([theme=dark]) { ${declare(palettes.dark)} }
   @media (prefers-color-scheme: dark) {
-    :host(:not([theme=light])) { ${declare(PALETTES.dark)} }
+    :host(:not([theme=light])) { ${declare(palettes.dark)} }
   }
+`;
+
+/** The theme every element shares, with its loading state's spinner. */
+export const THEME = `${themeProperties(PALETTES, SHAPE)}
+  :host { display: block; max-width: 32rem; font-family: var(--_font); color: var(--_text); }
   :host([hidden]) { display: none; }
   .spinner { display: inline-block; width: .9em; height: .9em; margin-right: .5em; vertical-align: -.1em;
              border: 2px solid var(--_border); border-top-color: var(--_accent); border-radius: 50%;

@@ -26,15 +26,11 @@
 
 import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget-element.js";
 import { attribution, donateUrl, givingWindow, withAttribution } from "./widget-giving.js";
-import { textAttributes, Words } from "./widget-text.js";
+import { CAMPAIGN_TEXTS, textAttributes, Words } from "./widget-text.js";
 
-// What pages and the other elements have always imported from here.
-export {
-  AttributeDrivenElement, el, elementsPackage, loadPackage, missingAttributes, NEAR_VIEWPORT, styleSheet, unsupportedError,
-} from "./widget-element.js";
-export { donateUrl } from "./widget-giving.js";
-export { formatMoney } from "./widget-text.js";
-export { THEME } from "./widget-theme.js";
+// A page that loads a build of the package itself loads it through here, so that its elements
+// use it too (docs/widgets.md: one build per page).
+export { loadPackage } from "./widget-element.js";
 
 const STYLE = `
   .card { border: 1px solid var(--_border); border-radius: var(--_radius); padding: calc(var(--_spacing) * .9) var(--_spacing);
@@ -61,9 +57,6 @@ const STYLE = `
 
 /** The longest delay setTimeout keeps (about 24.8 days). */
 const MAX_TIMEOUT = 2 ** 31 - 1;
-
-const CAMPAIGN_TEXTS = ["loading", "not-found", "load-failed", "unsupported", "missing-attributes", "amount-raised", "progress", "raised",
-  "donations", "ends", "ended", "opens", "closed", "donate"];
 
 /**
  * The custom element. Attributes: short-name, app-id, base-url (required), donate-url,
@@ -182,7 +175,7 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
 
   /** Renders what is on show again, in the current language and texts. */
   refresh() {
-    const words = new Words(this);
+    const words = new Words(this, CAMPAIGN_TEXTS);
     const state = this.#state;
     if (state.kind === "campaign") this.#renderCampaign(words, state.campaign);
     else if (state.kind === "missing") {
@@ -194,10 +187,6 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
   #show(state) {
     this.#state = state;
     this.render();
-  }
-
-  #frame(content) {
-    this.#root.replaceChildren(content);
   }
 
   #renderCampaign(words, campaign) {
@@ -258,7 +247,7 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     if (link) card.append(link);
 
     this.removeAttribute("aria-busy");
-    this.#frame(card);
+    this.#root.replaceChildren(card);
   }
 
   /**
@@ -273,10 +262,6 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     const template = this.getAttribute("donate-url");
     if (!template || !this.#package) return null;
     const pkg = this.#package;
-    if (typeof pkg.newDonationReference !== "function") {
-      console.error("<fundraising-campaign>: this build of the package cannot make donation references (no newDonationReference): no Donate link");
-      return null;
-    }
     const carried = attribution(this);
     const shortName = campaign.shortName ?? this.getAttribute("short-name") ?? "";
     /** A fresh reference and the address holding it, or null for a template that cannot be one. */
