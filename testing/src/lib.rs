@@ -7,6 +7,7 @@
 //!   the sandbox's headless sign-in (`POST /_sandbox/sign-in`), and the client's own
 //!   redemption of the code at the companion
 //!   ([`Client::handle_callback`](fundraising_client::Client::handle_callback)).
+//! - [`until`] and [`element`] wait on the page with a deadline, never a fixed sleep.
 //! - [`PopupWatch`] finishes a sign-in the app's own button started in a pop-up.
 //! - [`Sandbox::add_fault`], [`Sandbox::remove_fault`] and [`Sandbox::clear_faults`] break the
 //!   service on cue; [`Sandbox::last_request_id`] and [`Sandbox::requests`] read its request
@@ -31,7 +32,9 @@ mod error;
 mod http;
 mod popup;
 mod sandbox;
+mod wait;
 
 pub use error::Error;
 pub use popup::PopupWatch;
 pub use sandbox::Sandbox;
+pub use wait::{element, pause, until, until_async};

@@ -120,6 +120,15 @@ impl Sandbox {
             .ok_or_else(|| Error::Unreachable(format!("no fault id in {answer}")))
     }
 
+    /// The faults in force, oldest first, each as the sandbox shows it (`id`, `remaining`, ...).
+    pub async fn faults(&self) -> Result<Vec<Value>, Error> {
+        let answer = call("GET", &self.route(&self.base_url, "faults"), None).await?;
+        match answer.get("faults") {
+            Some(Value::Array(faults)) => Ok(faults.clone()),
+            _ => Err(Error::Unreachable(format!("no faults in {answer}"))),
+        }
+    }
+
     /// Removes the fault `id`.
     pub async fn remove_fault(&self, id: u64) -> Result<(), Error> {
         let url = [&self.route(&self.base_url, "faults"), "/", &id.to_string()].concat();
