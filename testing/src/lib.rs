@@ -37,4 +37,5 @@ mod wait;
 pub use error::Error;
 pub use popup::PopupWatch;
 pub use sandbox::Sandbox;
+pub use serde_json::{json, Value};
 pub use wait::{element, pause, until, until_async};
