@@ -69,13 +69,22 @@ fn start(shared: Fundraising, client: Client) {
             state.set(change.state);
         }
     });
+    // The address the page started at, read before the components below render: a router may
+    // rewrite it first (dioxus-router replaces an address whose query its routes do not name),
+    // and a sign-in coming back by redirect carries its code and state there.
+    let entry = address();
     shared.spawn(async move {
+        if let Some(entry) = entry.filter(|url| is_callback(url)) {
+            if address().as_ref() != Some(&entry) {
+                replace_address(&entry);
+            }
+        }
         let before = address();
         if let Err(e) = client.restore_session().await {
             error.set(Some(e));
         }
         // A sign-in that came back by redirect moves the address bar to its return path
-        // (`history.replaceState`); the router follows the address bar on `popstate`.
+        // (`history.replaceState`); a router follows the address bar on `popstate`.
         if address() != before {
             if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new("popstate"))
             {
@@ -83,6 +92,21 @@ fn start(shared: Fundraising, client: Client) {
             }
         }
     });
+}
+
+/// Whether `url` is a sign-in's way back: an OAuth answer (`code` or `error`, with `state`).
+fn is_callback(url: &str) -> bool {
+    web_sys::Url::new(url).is_ok_and(|url| {
+        let query = url.search_params();
+        query.has("state") && (query.has("code") || query.has("error"))
+    })
+}
+
+/// Puts `url` in the address bar, without a navigation.
+fn replace_address(url: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+    }
 }
 
 /// The page's address.

@@ -65,19 +65,20 @@ impl Redirects {
     }
 }
 
+/// The apps the tests mount.
+#[derive(Clone, Copy, PartialEq)]
+enum App {
+    Session,
+    Routed,
+    Toggled,
+}
+
 /// What the tests mount: which app, its client and where its redirects go.
-#[derive(Clone, Props)]
+#[derive(Clone, PartialEq, Props)]
 struct TestProps {
     client: Client,
     redirects: Redirects,
-    app: fn() -> Element,
-}
-
-/// Props are compared to skip a render; the root's never change.
-impl PartialEq for TestProps {
-    fn eq(&self, other: &Self) -> bool {
-        self.client == other.client && self.redirects == other.redirects
-    }
+    app: App,
 }
 
 #[allow(non_snake_case)]
@@ -85,14 +86,23 @@ fn TestRoot(props: TestProps) -> Element {
     let redirects = props.redirects.clone();
     let on_redirect =
         use_hook(|| EventHandler::new(move |url: String| redirects.0.borrow_mut().push(url)));
-    let app = props.app;
     rsx! {
-        FundraisingProvider { client: props.client.clone(), on_redirect, {app()} }
+        FundraisingProvider { client: props.client.clone(), on_redirect, Slot { app: props.app } }
+    }
+}
+
+/// The app, as a child of the provider.
+#[component]
+fn Slot(app: App) -> Element {
+    match app {
+        App::Session => rsx! { SessionView {} },
+        App::Routed => rsx! { Router::<Route> {} },
+        App::Toggled => rsx! { Toggled {} },
     }
 }
 
 /// Mounts `app` with `client` in a fresh element of the page: a page that just loaded.
-fn mount(app: fn() -> Element, client: Client, redirects: &Redirects) -> HtmlElement {
+fn mount(app: App, client: Client, redirects: &Redirects) -> HtmlElement {
     let document = web_sys::window().unwrap().document().unwrap();
     let parent: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&parent).unwrap();
@@ -184,7 +194,7 @@ fn go_to(url: &str) {
 #[wasm_bindgen_test]
 async fn a_visitor_without_a_session_sees_the_pending_then_the_signed_out_branch() {
     signed_out_start().await;
-    let parent = mount(SessionView, client(), &Redirects::default());
+    let parent = mount(App::Session, client(), &Redirects::default());
     let sign_in = element(&parent, "#sign-in").await;
     assert_eq!(state_of(&parent), "signedOut");
     assert_eq!(text(&sign_in), "Sign in");
@@ -205,7 +215,7 @@ async fn the_branch_is_pending_until_the_companion_has_answered() {
         .add_fault(serde_json::json!({"endpoint": "token", "app_id": APP_ID, "grant_type": "refresh_token", "delay_ms": 2000, "times": 1}))
         .await
         .expect("the fault");
-    let parent = mount(SessionView, client(), &Redirects::default());
+    let parent = mount(App::Session, client(), &Redirects::default());
     let pending = element(&parent, "#pending").await;
     assert_eq!(text(&pending), "Checking whether you are signed in…");
     assert_eq!(state_of(&parent), "unknown");
@@ -219,7 +229,7 @@ async fn the_button_signs_in_by_pop_up_and_the_next_page_restores_the_session() 
     signed_out_start().await;
     let sandbox = Sandbox::from_env();
     let redirects = Redirects::default();
-    let parent = mount(SessionView, client(), &redirects);
+    let parent = mount(App::Session, client(), &redirects);
     let watch = PopupWatch::start();
     click(&parent, "#sign-in").await;
     until(5_000.0, "the button opened no pop-up", || {
@@ -246,7 +256,7 @@ async fn the_button_signs_in_by_pop_up_and_the_next_page_restores_the_session() 
     parent.remove();
 
     // A reload: a new page's client and provider restore the session from the companion.
-    let parent = mount(SessionView, client(), &redirects);
+    let parent = mount(App::Session, client(), &redirects);
     assert_eq!(text(&element(&parent, "#name").await), "Demo Fundraiser");
     click(&parent, "#sign-out").await;
     element(&parent, "#sign-in").await;
@@ -260,7 +270,7 @@ async fn with_the_pop_up_blocked_the_button_signs_in_by_redirect_and_the_way_bac
     let sandbox = Sandbox::from_env();
     let start = address();
     let redirects = Redirects::default();
-    let parent = mount(SessionView, client(), &redirects);
+    let parent = mount(App::Session, client(), &redirects);
     let watch = PopupWatch::blocking();
     click(&parent, "#sign-in").await;
     until(5_000.0, "no redirect after a blocked pop-up", || {
@@ -278,7 +288,7 @@ async fn with_the_pop_up_blocked_the_button_signs_in_by_redirect_and_the_way_bac
         .await
         .expect("a callback");
     go_to(&callback);
-    let parent = mount(SessionView, client(), &redirects);
+    let parent = mount(App::Session, client(), &redirects);
     assert_eq!(text(&element(&parent, "#name").await), "Demo Fundraiser");
     let now = address();
     go_to(&start);
@@ -308,11 +318,6 @@ fn Account() -> Element {
     }
 }
 
-#[allow(non_snake_case)]
-fn Routed() -> Element {
-    rsx! { Router::<Route> {} }
-}
-
 #[wasm_bindgen_test]
 async fn the_guard_sends_a_signed_out_visitor_to_sign_in_and_back_to_the_route_asked_for() {
     signed_out_start().await;
@@ -321,7 +326,7 @@ async fn the_guard_sends_a_signed_out_visitor_to_sign_in_and_back_to_the_route_a
     let origin = web_sys::window().unwrap().location().origin().unwrap();
     go_to(&[origin.as_str(), "/account"].concat());
     let redirects = Redirects::default();
-    let parent = mount(Routed, client(), &redirects);
+    let parent = mount(App::Routed, client(), &redirects);
     element(&parent, "#guard-wait").await;
     until(
         10_000.0,
@@ -339,7 +344,7 @@ async fn the_guard_sends_a_signed_out_visitor_to_sign_in_and_back_to_the_route_a
         .expect("a callback");
     go_to(&callback);
     let redirects_after = Redirects::default();
-    let parent = mount(Routed, client(), &redirects_after);
+    let parent = mount(App::Routed, client(), &redirects_after);
     let account = element(&parent, "#account").await;
     assert_eq!(text(&account), "Your account");
     let location = web_sys::window().unwrap().location();
@@ -359,7 +364,7 @@ async fn a_sign_out_in_another_tab_is_seen_here() {
     let sandbox = Sandbox::from_env();
     let here = client();
     sandbox.sign_in(&here, USER).await.expect("signed in");
-    let parent = mount(SessionView, here, &Redirects::default());
+    let parent = mount(App::Session, here, &Redirects::default());
     assert_eq!(text(&element(&parent, "#name").await), "Demo Fundraiser");
 
     // Another tab of this origin: its own client, which signs out.
@@ -398,7 +403,7 @@ fn Toggled() -> Element {
 async fn a_resource_shows_its_answer_and_its_request_goes_with_its_component() {
     let sandbox = Sandbox::from_env();
     let path = ["/", APP_ID, "/v1/campaign/byshortname/demo-campaign"].concat();
-    let parent = mount(Toggled, client(), &Redirects::default());
+    let parent = mount(App::Toggled, client(), &Redirects::default());
     let card = element(&parent, "#card").await;
     until(10_000.0, "the campaign never showed", || {
         text(&card) == "demo-campaign"
