@@ -3,8 +3,6 @@
 use fundraising_client::{Client, ClientOptions};
 use futures_util::StreamExt;
 use leptos::prelude::*;
-use std::future::Future;
-use std::task::{Context, Poll, Waker};
 
 use crate::context::Fundraising;
 use crate::ON_SERVER;
