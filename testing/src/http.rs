@@ -43,18 +43,15 @@ pub(crate) async fn call(method: &str, url: &str, body: Option<&Value>) -> Resul
     answer.ok_or_else(|| Error::Unreachable(format!("{url} answered what is not JSON: {text}")))
 }
 
-/// The platform's `fetch`, in a window or a worker.
+/// The platform's `fetch` (a page's or a worker's: the global object's own).
 fn fetch(request: &web_sys::Request) -> Result<Promise, Error> {
     let global = js_sys::global();
-    if let Some(window) = global.dyn_ref::<web_sys::Window>() {
-        return Ok(window.fetch_with_request(request));
-    }
-    if let Some(worker) = global.dyn_ref::<web_sys::WorkerGlobalScope>() {
-        return Ok(worker.fetch_with_request(request));
-    }
-    Err(Error::Unreachable(
-        "no fetch here (neither a page nor a worker)".into(),
-    ))
+    js_sys::Reflect::get(&global, &"fetch".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|fetch| fetch.call1(&global, request).ok())
+        .and_then(|answer| answer.dyn_into::<Promise>().ok())
+        .ok_or_else(|| Error::Unreachable("no fetch here (neither a page nor a worker)".into()))
 }
 
 fn unreachable(e: JsValue) -> Error {

@@ -176,7 +176,8 @@ async fn signed_out_start() {
 /// True in WebKit, whose driver leaves the pop-up blocker on: a script's click opens no window
 /// there (docs/browsers.md).
 fn pop_ups_need_a_gesture() -> bool {
-    let agent = web_sys::window().unwrap().navigator().user_agent().unwrap();
+    let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap();
+    let agent = js_sys::Reflect::get(&navigator, &"userAgent".into()).unwrap().as_string().unwrap();
     agent.contains("AppleWebKit") && !agent.contains("Chrome")
 }
 

@@ -106,8 +106,8 @@ pub async fn page_titles(client: &Client, event_id: i32) -> Result<Vec<String>, 
 /// An error as the page shows it: what was being done, the message and the stable code.
 #[component]
 pub fn ErrorNote(doing: &'static str, error: Error) -> impl IntoView {
-    let code = error.code().to_owned();
-    view! { <p role="alert" class="error" data-code=code.clone()>{doing} ": " {error.to_string()} " (" <code>{code}</code> ")"</p> }
+    let (code, mark) = (error.code().to_owned(), error.code().to_owned());
+    view! { <p role="alert" class="error" data-code=mark>{doing} ": " {error.to_string()} " (" <code>{code}</code> ")"</p> }
 }
 
 /// The app: the provider restores the session; the routes show the home page and the account.
