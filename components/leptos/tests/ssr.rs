@@ -78,6 +78,7 @@ fn Hooks() -> impl IntoView {
     assert_eq!(use_client(), None);
     assert_eq!(use_session().get_untracked(), SessionState::Unknown);
     assert_eq!(use_profile().get_untracked(), None);
+    view! { <p>"The hooks answered"</p> }
 }
 
 #[test]
@@ -87,5 +88,5 @@ fn the_hooks_answer_on_the_server_without_a_client() {
     let html =
         view! { <FundraisingProvider options=options()><Hooks /></FundraisingProvider> }.to_html();
     owner.unset();
-    assert_eq!(html, "");
+    assert!(html.contains("The hooks answered"), "{html}");
 }
