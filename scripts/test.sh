@@ -104,6 +104,10 @@ scripts/with-servers.sh -- bash -c '
   for dir in "${suites[@]}"; do
     (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --no-run) || failed+=("$dir: the browser tests did not build")
   done
+  # The component crates'"'"' documentation examples compile (once; rustdoc keeps no build of them).
+  for dir in components/leptos components/dioxus; do
+    (cd "$dir" && CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --doc) || failed+=("$dir: its documentation examples")
+  done
   for engine in chromium firefox webkit; do
     case $engine in
       chromium) driver=(CHROMEDRIVER=/usr/bin/chromedriver); wrap=() ;;
@@ -111,8 +115,9 @@ scripts/with-servers.sh -- bash -c '
       webkit) driver=(SAFARIDRIVER="$(command -v WebKitWebDriver)"); wrap=("$PWD/scripts/with-xvfb.sh" --) ;;
     esac
     for dir in "${suites[@]}"; do
+      # (A debug build of a whole app loads slowly on a busy machine: a minute for the page.)
       (cd "$dir" && env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER "${driver[@]}" CARGO_TARGET_DIR="$(components_target "$dir")" \
-        WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}" "${wrap[@]}" cargo test) \
+        WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-60}" "${wrap[@]}" cargo test --tests) \
         || failed+=("$dir browser tests in $engine")
     done
   done
