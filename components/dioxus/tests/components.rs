@@ -177,7 +177,10 @@ async fn signed_out_start() {
 /// there (docs/browsers.md).
 fn pop_ups_need_a_gesture() -> bool {
     let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap();
-    let agent = js_sys::Reflect::get(&navigator, &"userAgent".into()).unwrap().as_string().unwrap();
+    let agent = js_sys::Reflect::get(&navigator, &"userAgent".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
     agent.contains("AppleWebKit") && !agent.contains("Chrome")
 }
 

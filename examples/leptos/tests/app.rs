@@ -122,7 +122,11 @@ async fn a_second_click_while_the_pages_load_starts_nothing() {
     assert_eq!(text(&count), "250 pages");
     // The first ten titles are listed, and no more.
     let li = |n: u32| format!("[data-testid=pages] li:nth-of-type({n})");
-    assert!(parent.query_selector(&li(10)).unwrap().is_some(), "{}", parent.inner_html());
+    assert!(
+        parent.query_selector(&li(10)).unwrap().is_some(),
+        "{}",
+        parent.inner_html()
+    );
     assert!(parent.query_selector(&li(11)).unwrap().is_none());
 }
 
