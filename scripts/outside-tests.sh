@@ -177,8 +177,9 @@ copy_example dioxus
 for example in leptos:leptos-example dioxus:dioxus; do
   (
     cd "$scratch/${example%%:*}"
+    # (A debug build of a whole app loads slowly on a busy machine: a minute for the page.)
     CARGO_TARGET_DIR="$root/target/${example#*:}" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
-      fundraising-sandbox exec --companion -- cargo test
+      WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-60}" fundraising-sandbox exec --companion -- cargo test --tests
   )
 done
 
