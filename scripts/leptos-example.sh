@@ -2,8 +2,7 @@
 # Builds the Leptos example (examples/leptos) into examples/leptos/dist/: the app's wasm through
 # wasm-bindgen (the CLI pinned to Cargo.lock, as for the package), index.html and start.js. A
 # companion serves that folder as the example's site (scripts/with-servers.sh), which writes the
-# addresses into dist/config.json. A debug build: the example's and the components' browser
-# tests share its compiled dependencies (target/leptos-example), so Leptos compiles once.
+# addresses into dist/config.json.
 #
 #   scripts/leptos-example.sh
 set -euo pipefail
@@ -12,8 +11,8 @@ root=$(pwd)
 example=examples/leptos
 dist=$example/dist
 
-(cd "$example" && CARGO_TARGET_DIR="$root/target/leptos-example" cargo build -q --lib)
-wasm="$root/target/leptos-example/wasm32-unknown-unknown/debug/fundraising_leptos_example.wasm"
+(cd "$example" && CARGO_TARGET_DIR="$root/target/leptos-example" cargo build -q --release --lib)
+wasm="$root/target/leptos-example/wasm32-unknown-unknown/release/fundraising_leptos_example.wasm"
 rm -rf "$dist/pkg"
 mkdir -p "$dist"
 wasm-bindgen --target web --no-typescript --out-dir "$dist/pkg" "$wasm"
