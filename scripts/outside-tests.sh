@@ -14,8 +14,11 @@
 #     partner's page; docs/local-development.md's Vite dev loop, signing in through the dev
 #     server and surviving a reload;
 #   - the Rust quick start of the README with the set-up of docs/rust.md, checked for wasm32;
-#   - the Leptos example on the packaged crates, its wasm-bindgen-test suite under
-#     `fundraising-sandbox exec`, and its `trunk serve` dev loop signing in;
+#   - docs/testing.md's recipes (the sandbox's test kit and its Playwright fixture) from the
+#     packed npm packages;
+#   - the Leptos and Dioxus examples on the packaged crates (the component crates and the test
+#     kit among them), their wasm-bindgen-test suites under `fundraising-sandbox exec`, and
+#     their `trunk serve` dev loops signing in;
 #   - docs/deploy.md's nginx and companion set-up over TLS (tests/deploy), signing in through
 #     it in Chromium, and docs/widgets.md's nginx hosting of dist/widgets.
 # The packaged crates stand in for crates.io through `[patch.crates-io]` (they are not
@@ -34,13 +37,25 @@ cleanup() { [ -n "${KEEP_SCRATCH:-}" ] && echo "kept $scratch" >&2 || rm -rf "$s
 trap cleanup EXIT
 
 step "cargo package (every published crate) and npm pack"
-crates=(fundraising-core-derive fundraising-core fundraising-client fundraising-serve fundraising-sandbox fundraising-companion)
+crates=(fundraising-core-derive fundraising-core fundraising-client fundraising-serve fundraising-sandbox fundraising-companion fundraising-testing)
 version=$(cargo metadata --no-deps --format-version 1 | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).packages.find(p=>p.name==="fundraising-client").version))')
 # (cargo package wants a committed working tree, as CI's fresh clone is.)
 cargo package -q --no-verify "${crates[@]/#/-p}"
 mkdir -p "$scratch/crates"
 for crate in "${crates[@]}"; do
   tar -xzf "target/package/$crate-$version.crate" -C "$scratch/crates"
+done
+# The component crates are workspaces of their own: the repository's crates answer for
+# crates.io while they are packaged, as the packaged ones do for their users below.
+repo_patch=()
+for crate in fundraising-client:. fundraising-core:core fundraising-core-derive:core/derive fundraising-testing:testing; do
+  repo_patch+=(--config "patch.crates-io.${crate%%:*}.path=\"$root/${crate#*:}\"")
+done
+for dir in components/leptos components/dioxus; do
+  (cd "$dir" && CARGO_TARGET_DIR="$root/target/package-components" cargo package -q --no-verify "${repo_patch[@]}")
+done
+for crate in fundraising-leptos fundraising-dioxus; do
+  tar -xzf "target/package-components/package/$crate-$version.crate" -C "$scratch/crates"
 done
 tarball=$(cd pkg && npm pack --silent --pack-destination "$scratch")
 # crates.io as it would be once they are published: the packaged crates answer for their names
@@ -49,7 +64,7 @@ patch() { # crate...: the [patch.crates-io] lines for these crates
   echo "[patch.crates-io]"
   for crate in "$@"; do echo "$crate = { path = \"$scratch/crates/$crate-$version\" }"; done
 }
-client_crates=(fundraising-client fundraising-core fundraising-core-derive)
+client_crates=(fundraising-client fundraising-core fundraising-core-derive fundraising-testing)
 
 step "the servers: cargo install from the packaged crates, static for x86_64-unknown-linux-musl, and their npm packages"
 # What a Rust user's `cargo install` builds, for the target npm ships: the release build, once
@@ -109,6 +124,11 @@ mkdir -p "$scratch/vite"
 )
 norust env LAUNCHER_PACKS="$scratch/npm" node --test tests/outside/launcher.test.mjs
 
+step "docs/testing.md's recipes from the packed npm packages (the test kit fundraising-sandbox/testing, Playwright Test), with no Rust toolchain"
+mkdir -p "$scratch/recipe-packs"
+cp "$scratch/$tarball" "$scratch"/npm/fundraising-sandbox*.tgz "$scratch"/npm/fundraising-companion*.tgz "$scratch/recipe-packs/"
+norust env RECIPES_PACKS="$scratch/recipe-packs" node --test tests/docs/recipes.test.mjs
+
 step "the widgets from npm: fundraising-widgets packed, served as a CDN serves it, on a partner's page under the documented CSP"
 node scripts/widgets-package.mjs "$scratch/release/npm" >/dev/null
 widgets_pack=$(cd "$scratch/release/npm/fundraising-widgets" && npm pack --silent --pack-destination "$scratch/npm")
@@ -129,7 +149,7 @@ export PATH="$scratch/vite/node_modules/.bin:$PATH"
 
 step "the README's Rust quick start and docs/rust.md's first browser test, with its set-up, in an empty folder"
 node tests/outside/quickstart.mjs "$scratch/quickstart"
-patch "${client_crates[@]}" >>"$scratch/quickstart/Cargo.toml"
+patch "${client_crates[@]}" fundraising-leptos >>"$scratch/quickstart/Cargo.toml"
 (
   cd "$scratch/quickstart"
   CARGO_TARGET_DIR="$root/target/leptos-example" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
@@ -139,21 +159,36 @@ patch "${client_crates[@]}" >>"$scratch/quickstart/Cargo.toml"
 passed=$(sed -n 's/^test result: ok\. \([0-9]*\) passed.*/\1/p' "$scratch/quickstart.log" | awk '{ n += $1 } END { print n + 0 }')
 [ "$passed" -ge 1 ] || { echo "error: docs/rust.md's set-up ran no test in a browser" >&2; exit 1; }
 
-step "examples/leptos on the packaged crates: its wasm-bindgen-test suite under fundraising-sandbox exec"
-mkdir -p "$scratch/leptos"
-(cd examples/leptos && tar -cf - --exclude=dist --exclude=target .) | tar -xf - -C "$scratch/leptos"
-sed -i -E "s|^fundraising-client = \{ path = \"\.\./\.\.\" \}|fundraising-client = \"$version\"|" "$scratch/leptos/Cargo.toml"
-grep -q "^fundraising-client = \"$version\"" "$scratch/leptos/Cargo.toml" \
-  || { echo "error: examples/leptos/Cargo.toml no longer names fundraising-client by path" >&2; exit 1; }
-patch "${client_crates[@]}" >>"$scratch/leptos/Cargo.toml"
-(
-  cd "$scratch/leptos"
-  CARGO_TARGET_DIR="$root/target/leptos-example" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
-    fundraising-sandbox exec --companion -- cargo test
-)
+# An example as a user copies it: its path dependencies become versions of the packaged crates.
+copy_example() { # NAME
+  mkdir -p "$scratch/$1"
+  (cd "examples/$1" && tar -cf - --exclude=dist --exclude=target .) | tar -xf - -C "$scratch/$1"
+  sed -i -E 's|^(fundraising-[a-z-]+) = \{ version = "([^"]+)", path = "[^"]+" \}|\1 = "\2"|' "$scratch/$1/Cargo.toml"
+  if grep -q 'path = ' "$scratch/$1/Cargo.toml" || ! grep -q "^fundraising-client = \"$version\"" "$scratch/$1/Cargo.toml"; then
+    echo "error: examples/$1/Cargo.toml no longer names its crates as { version, path }" >&2
+    exit 1
+  fi
+  patch "${client_crates[@]}" "fundraising-$1" >>"$scratch/$1/Cargo.toml"
+}
+
+step "examples/leptos and examples/dioxus on the packaged crates: their wasm-bindgen-test suites under fundraising-sandbox exec"
+copy_example leptos
+copy_example dioxus
+for example in leptos:leptos-example dioxus:dioxus; do
+  (
+    cd "$scratch/${example%%:*}"
+    # (A debug build of a whole app loads slowly on a busy machine: a minute for the page.)
+    CARGO_TARGET_DIR="$root/target/${example#*:}" CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
+      WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-60}" fundraising-sandbox exec --companion -- cargo test --tests
+  )
+done
 
 step "the Leptos example's dev loop on the packaged crates: trunk serve under exec signs in through its proxy, and a reload keeps the session"
 CARGO_TARGET_DIR="$root/target/leptos-example" DEV_LEPTOS_DIR="$scratch/leptos" \
+  DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" node --test tests/outside/dev-loop.test.mjs
+
+step "the Dioxus example's dev loop on the packaged crates: trunk serve under exec (dx serve is not run: its CLI takes too long to build)"
+CARGO_TARGET_DIR="$root/target/dioxus" DEV_DIOXUS_DIR="$scratch/dioxus" \
   DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" node --test tests/outside/dev-loop.test.mjs
 
 step "docs/deploy.md: the companion behind nginx over TLS, signing in through it; docs/widgets.md's static hosting"

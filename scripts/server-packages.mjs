@@ -32,6 +32,24 @@ export const SERVERS = {
     "The fundraising service's companion server: keeps the application's secret, redeems the sign-in code and keeps the refresh token out of JavaScript; a prebuilt binary, no Rust needed",
 };
 
+/** The sandbox's test kit, the subpath exports `fundraising-sandbox/testing` (Node: a user signed
+ * in, faults, the request log) and `fundraising-sandbox/testing/playwright` (a Playwright Test
+ * fixture; @playwright/test is an optional peer). Node 20 or newer (`fetch`, `getSetCookie`). */
+export const TESTING = {
+  "fundraising-sandbox": {
+    files: ["index.mjs", "index.d.mts", "playwright.mjs", "playwright.d.mts"],
+    manifest: {
+      exports: {
+        "./testing": { types: "./testing/index.d.mts", default: "./testing/index.mjs" },
+        "./testing/playwright": { types: "./testing/playwright.d.mts", default: "./testing/playwright.mjs" },
+        "./package.json": "./package.json",
+      },
+      peerDependencies: { "@playwright/test": ">=1.40" },
+      peerDependenciesMeta: { "@playwright/test": { optional: true } },
+    },
+  },
+};
+
 const platformName = (server, { os, cpu }) => `@fundraising/${server.replace(/^fundraising-/, "")}-${os}-${cpu}`;
 
 function main() {
@@ -53,12 +71,14 @@ function main() {
       description,
       keywords: ["fundraising", "oauth", "openid-connect", server.replace(/^fundraising-/, "")],
       bin: { [server]: `bin/${server}.js` },
-      files: ["bin/"],
+      files: ["bin/", ...(TESTING[server] ? ["testing/"] : [])],
+      ...(TESTING[server]?.manifest ?? {}),
       engines: { node: ">=18" },
       optionalDependencies: Object.fromEntries(PLATFORMS.map((p) => [platformName(server, p), meta.version])),
     });
     put(dir, `bin/${server}.js`, join(root, "npm", "launcher", "launcher.js"), 0o755);
     put(dir, "README.md", join(root, "npm", server, "README.md"));
+    for (const file of TESTING[server]?.files ?? []) put(dir, `testing/${file}`, join(root, "npm", server, "testing", file));
     written.push(dir);
   }
 

@@ -12,14 +12,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
+# The one target directory of a Leptos or Dioxus workspace (components/*, examples/*): each
+# framework's crates and examples share theirs, so nothing of the framework compiles twice.
+repo_root=$(pwd)
+components_target() {
+  case $1 in
+    *leptos*) echo "$repo_root/target/leptos-example" ;;
+    *dioxus*) echo "$repo_root/target/dioxus" ;;
+  esac
+}
+export repo_root
+export -f components_target
 
 step "tools"
 scripts/ensure-tools.sh wasm browser engines e2e redis interop deploy musl trunk
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
-# The Leptos example, the small Rust app and the fuzz targets are workspaces of their own.
-(cd examples/leptos && cargo fmt -- --check)
+# The component crates, the examples, the small Rust app and the fuzz targets are workspaces of
+# their own.
+for dir in components/leptos components/dioxus examples/leptos examples/dioxus; do
+  (cd "$dir" && cargo fmt -- --check)
+done
 (cd tests/rust-app && cargo fmt -- --check)
 (cd fuzz && cargo fmt -- --check)
 
@@ -47,8 +61,12 @@ for target in "" "--target wasm32-unknown-unknown"; do
   done
 done
 
-step "clippy (the Leptos example)"
-(cd examples/leptos && CARGO_TARGET_DIR="$PWD/../../target/leptos-example" cargo clippy --all-targets -- -D warnings)
+step "clippy (the component crates and the examples, wasm32; one target directory per framework)"
+# Their server-rendering builds hold the same code (the server is a `cfg!` constant, not a
+# `#[cfg]`), so one lint per framework covers both; the host builds run in the native tests.
+for dir in components/leptos examples/leptos components/dioxus examples/dioxus; do
+  (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo clippy --all-targets -- -D warnings)
+done
 
 step "the Rust API's documentation (wasm32, as docs.rs builds it)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -p fundraising-client --features chrono,time
@@ -57,6 +75,9 @@ step "native tests"
 cargo test --workspace
 # The JS face's protocol tables against src/json/tape.js (the engine's are checked above).
 cargo test -q -p fundraising-client --features js --lib
+step "the components under server rendering, on the host: the pending branch, no client, no browser API"
+(cd components/leptos && CARGO_TARGET_DIR="$(components_target leptos)" cargo test -q --features ssr --target "$(rustc -vV | sed -n 's/^host: //p')" --test ssr)
+(cd components/dioxus && CARGO_TARGET_DIR="$(components_target dioxus)" cargo test -q --features server --target "$(rustc -vV | sed -n 's/^host: //p')" --test ssr)
 step "the companion's OTLP export (--features otlp) to a collector in the test"
 cargo test -p fundraising-companion --features otlp --test e2e -- spans_are_exported_over_otlp
 
@@ -77,16 +98,28 @@ step "browser tests (every engine), Node and end-to-end tests against a sandbox 
 scripts/with-servers.sh -- bash -c '
   failed=()
   scripts/browser-tests.sh chromium firefox webkit || failed+=("browser tests")
-  # The Leptos example signs in (headlessly) in every engine, from one build.
+  # The component crates and the examples sign in (headlessly) in every engine, each from one
+  # debug build made before the engines run.
+  suites=(components/leptos examples/leptos components/dioxus examples/dioxus)
+  for dir in "${suites[@]}"; do
+    (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --no-run) || failed+=("$dir: the browser tests did not build")
+  done
+  # The component crates'"'"' documentation examples compile (once; rustdoc keeps no build of them).
+  for dir in components/leptos components/dioxus; do
+    (cd "$dir" && CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --doc) || failed+=("$dir: its documentation examples")
+  done
   for engine in chromium firefox webkit; do
     case $engine in
       chromium) driver=(CHROMEDRIVER=/usr/bin/chromedriver); wrap=() ;;
       firefox) driver=(GECKODRIVER="$(command -v geckodriver)"); wrap=() ;;
       webkit) driver=(SAFARIDRIVER="$(command -v WebKitWebDriver)"); wrap=("$PWD/scripts/with-xvfb.sh" --) ;;
     esac
-    (cd examples/leptos && env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER "${driver[@]}" CARGO_TARGET_DIR="$PWD/../../target/leptos-example" \
-      WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}" "${wrap[@]}" cargo test) \
-      || failed+=("Leptos example browser tests in $engine")
+    for dir in "${suites[@]}"; do
+      # (A debug build of a whole app loads slowly on a busy machine: a minute for the page.)
+      (cd "$dir" && env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER "${driver[@]}" CARGO_TARGET_DIR="$(components_target "$dir")" \
+        WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-60}" "${wrap[@]}" cargo test --tests) \
+        || failed+=("$dir browser tests in $engine")
+    done
   done
   node --test tests/node/ || failed+=("Node tests")
   (cd e2e && node --test) || failed+=("end-to-end tests")
@@ -100,7 +133,8 @@ step "the npm package and the crates as published; the docs in step with them"
 # npm pack's file list, the manifest, a strict TypeScript app against the packed declarations,
 # the API reference's error table, the widgets' hostable folder, crates.io metadata, the MSRV
 # and `cargo package`, the published READMEs' links, the docs' links.
-node --test tests/package/ tests/docs/
+# (docs/testing.md's recipes run outside the workspace, from the packed packages, below.)
+node --test tests/package/ tests/docs/docs.test.mjs tests/docs/snippets.test.mjs
 
-step "outside the workspace: the Vite app, the Rust quick start, the Leptos example and the nginx deployment, from the packed artifacts"
+step "outside the workspace: the Vite app, the test kit's recipes, the Rust quick start, the Leptos and Dioxus examples and the nginx deployment, from the packed artifacts"
 scripts/outside-tests.sh

@@ -13,6 +13,8 @@
 #   FUNDRAISING_LEPTOS_COMPANION_URL  a companion serving the Leptos example (examples/leptos/dist, built by
 #                                     scripts/leptos-example.sh) for FUNDRAISING_LEPTOS_APP_ID (demo-leptos);
 #                                     its addresses are written to examples/leptos/dist/config/HOST_PORT.json
+#   FUNDRAISING_COMPONENTS_COMPANION_URL  a companion for FUNDRAISING_COMPONENTS_APP_ID (demo-components), whose home
+#                                     page is the wasm-bindgen-test runner's page (the component crates' tests)
 #   FUNDRAISING_TEST_HELPER_URL       scripts/test-helper.py (code minter and fault proxy)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +49,13 @@ app_id = "demo-leptos"
 secret = "demo-secret"
 home_page = "\${FUNDRAISING_LEPTOS_COMPANION_URL}/"
 
+# The component crates' browser tests: the home page is the test runner's page, so that a
+# sign-in by redirect comes back to the tests.
+[[applications]]
+app_id = "demo-components"
+secret = "demo-secret"
+home_page = "http://\${WASM_BINDGEN_TEST_ADDRESS}/"
+
 [[users]]
 email = "demo@example.org"
 password = "demo-password"
@@ -65,6 +74,10 @@ args = ["--bff", "--static-dir", "$root/www/demo", "--pkg-dir", "$root/pkg"]
 name = "leptos"
 app_id = "demo-leptos"
 args = ["--static-dir", "$root/examples/leptos/dist"]
+
+[[companions]]
+name = "components"
+app_id = "demo-components"
 TOML
 
 # Inside exec: the Leptos example's addresses, and the test helper beside the servers.

@@ -1,23 +1,30 @@
 // docs/testing.md's recipes run as written. Every fenced block with `file=PATH` is written to a
-// fresh folder outside the repository (as a user's project would hold it), beside the packed
-// package in node_modules/fundraising-client and playwright-core; every block with
-// `recipe=NAME` is a command run there, with this build's fundraising-sandbox and
-// fundraising-companion first on PATH, and must succeed. A recipe that stops working fails
-// the build, and so does a "Failures on purpose" section without a runnable recipe.
+// fresh folder outside the repository (as a user's project would hold it), beside
+// fundraising-client, fundraising-sandbox (with its test kit, `fundraising-sandbox/testing`),
+// playwright-core and @playwright/test in node_modules; every block with `recipe=NAME` is a
+// command run there, with fundraising-sandbox and fundraising-companion first on PATH, and must
+// succeed. A recipe that stops working fails the build, and so does a "Failures on purpose"
+// section without a runnable recipe.
 //
-// Needs the npm package (`make pkg`, pkg/), the servers (`cargo build -p fundraising-sandbox
-// -p fundraising-companion`) and e2e's playwright-core (scripts/ensure-tools.sh e2e).
+// With RECIPES_PACKS (a folder of packed npm packages: fundraising-client, fundraising-sandbox,
+// fundraising-companion and their platform packages), the project installs those, and the
+// servers are the packed ones (scripts/outside-tests.sh, which make test runs). Without it, for
+// a quick run in the workspace: the npm package (`make pkg`, pkg/), the servers
+// (`cargo build -p fundraising-sandbox -p fundraising-companion`), the sandbox's npm package
+// as scripts/server-packages.mjs writes it, and e2e's playwright-core and @playwright/test
+// (scripts/ensure-tools.sh e2e).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const doc = readFileSync(join(root, "docs", "testing.md"), "utf8");
-const binDir = process.env.FUNDRAISING_BIN_DIR ?? join(root, "target", "debug");
+const packs = process.env.RECIPES_PACKS;
+let binDir = process.env.FUNDRAISING_BIN_DIR ?? join(root, "target", "debug");
 /** The longest a recipe may run. */
 const RECIPE_MS = 180_000;
 
@@ -51,24 +58,43 @@ test("every section of Failures on purpose but the last has a recipe that runs",
 
 let project;
 before(() => {
-  const needs = [
-    [join(root, "pkg", "package.json"), "the npm package: make pkg"],
-    [join(binDir, "fundraising-sandbox"), "the servers: cargo build -p fundraising-sandbox -p fundraising-companion"],
-    [join(binDir, "fundraising-companion"), "the servers: cargo build -p fundraising-sandbox -p fundraising-companion"],
-    [join(root, "e2e", "node_modules", "playwright-core"), "playwright-core: scripts/ensure-tools.sh e2e"],
-  ];
-  for (const [path, fix] of needs) assert.ok(existsSync(path), `${path} is missing (${fix})`);
   project = mkdtempSync(join(tmpdir(), "fundraising-recipes-"));
   for (const { info, body } of files) {
     const path = join(project, attribute(info, "file"));
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, body);
   }
-  // As `npm install fundraising-client playwright-core` leaves them.
-  mkdirSync(join(project, "node_modules"));
-  symlinkSync(join(root, "pkg"), join(project, "node_modules", "fundraising-client"), "dir");
-  symlinkSync(join(root, "e2e", "node_modules", "playwright-core"), join(project, "node_modules", "playwright-core"), "dir");
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }));
+  const playwright = JSON.parse(readFileSync(join(root, "e2e", "package.json"), "utf8"));
+  if (packs) {
+    // As `npm install fundraising-client fundraising-sandbox fundraising-companion playwright-core
+    // @playwright/test` leaves them, from the packed packages.
+    const tarballs = readdirSync(packs).filter((f) => f.endsWith(".tgz")).map((f) => join(packs, f));
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs,
+      `playwright-core@${playwright.dependencies["playwright-core"]}`,
+      `@playwright/test@${playwright.devDependencies["@playwright/test"]}`], { cwd: project, stdio: "inherit" });
+    binDir = join(project, "node_modules", ".bin");
+    return;
+  }
+  const needs = [
+    [join(root, "pkg", "package.json"), "the npm package: make pkg"],
+    [join(binDir, "fundraising-sandbox"), "the servers: cargo build -p fundraising-sandbox -p fundraising-companion"],
+    [join(binDir, "fundraising-companion"), "the servers: cargo build -p fundraising-sandbox -p fundraising-companion"],
+    [join(root, "e2e", "node_modules", "playwright-core"), "playwright-core: scripts/ensure-tools.sh e2e"],
+    [join(root, "e2e", "node_modules", "@playwright", "test"), "@playwright/test: scripts/ensure-tools.sh e2e"],
+  ];
+  for (const [path, fix] of needs) assert.ok(existsSync(path), `${path} is missing (${fix})`);
+  // As `npm install ...` leaves them, from the workspace.
+  const servers = join(project, ".servers");
+  execFileSync("node", [join(root, "scripts", "server-packages.mjs"), servers], { stdio: "ignore" });
+  mkdirSync(join(project, "node_modules", "@playwright"), { recursive: true });
+  symlinkSync(join(root, "pkg"), join(project, "node_modules", "fundraising-client"), "dir");
+  symlinkSync(join(servers, "fundraising-sandbox"), join(project, "node_modules", "fundraising-sandbox"), "dir");
+  for (const name of ["playwright-core", "playwright", "@playwright/test"]) {
+    symlinkSync(join(root, "e2e", "node_modules", name), join(project, "node_modules", name), "dir");
+  }
+  mkdirSync(join(project, "node_modules", ".bin"));
+  symlinkSync(join(root, "e2e", "node_modules", "@playwright", "test", "cli.js"), join(project, "node_modules", ".bin", "playwright"));
 });
 after(() => {
   if (project) rmSync(project, { recursive: true, force: true });
@@ -81,7 +107,7 @@ function run(command) {
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
     const child = spawn("bash", ["-euo", "pipefail", "-c", command], {
       cwd: project,
-      env: { ...env, PATH: `${binDir}:${env.PATH}`, PWD: project, RUST_LOG: "warn" },
+      env: { ...env, PATH: `${binDir}:${join(project, "node_modules", ".bin")}:${env.PATH}`, PWD: project, RUST_LOG: "warn" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -99,8 +125,10 @@ for (const { name, command } of recipes) {
   test(`the recipe ${name} runs as written`, { timeout: RECIPE_MS + 10_000 }, async () => {
     const { code, signal, output } = await run(command);
     assert.equal(code, 0, `${command}\nended with ${code ?? signal}:\n${output}`);
-    // The recipe's tests ran, and passed.
-    const passed = Number(output.match(/^# pass (\d+)$/m)?.[1] ?? 0);
-    assert.ok(passed > 0 && /^# fail 0$/m.test(output), `${command}\nran no passing test:\n${output}`);
+    // The recipe's tests ran, and passed: node's runner (`# pass N`, `# fail 0`), or Playwright
+    // Test's (`N passed`, nothing failed).
+    const passed = Number(output.match(/^# pass (\d+)$/m)?.[1] ?? output.match(/^\s*(\d+) passed\b/m)?.[1] ?? 0);
+    const clean = /^# fail 0$/m.test(output) || !/^\s*\d+ (failed|flaky)\b/m.test(output) && !/^# fail/m.test(output);
+    assert.ok(passed > 0 && clean, `${command}\nran no passing test:\n${output}`);
   });
 }

@@ -3,13 +3,13 @@
 // (tests/outside/local-development.mjs, DEV_VITE_DIR) with the servers from npm, under
 // `npx fundraising-sandbox exec --dev-server --companion -- npm run dev`, and the Leptos example
 // on the packaged crates under `fundraising-sandbox exec --dev-server --companion -- ./dev.sh`
-// (trunk serve, DEV_LEPTOS_DIR). In Chromium, a person signs in by pop-up through
+// (trunk serve, DEV_LEPTOS_DIR), and the Dioxus example's (trunk serve, DEV_DIOXUS_DIR). In Chromium, a person signs in by pop-up through
 // the dev server's origin, reloads and is still signed in; an edit of the page reloads it
 // (hot reload) and the session survives that too. Then Ctrl-C stops everything. The same Vite
 // app in BFF mode, as the page's "BFF mode" says, also makes a call that needs the session
 // through the dev server's `/api` proxy.
 //
-//   DEV_VITE_DIR=... DEV_LEPTOS_DIR=... DEV_PLAYWRIGHT=.../playwright-core/index.mjs node --test tests/outside/dev-loop.test.mjs
+//   DEV_VITE_DIR=... DEV_LEPTOS_DIR=... DEV_DIOXUS_DIR=... DEV_PLAYWRIGHT=.../playwright-core/index.mjs node --test tests/outside/dev-loop.test.mjs
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -188,6 +188,20 @@ register.onclick = async () => {
 test("the Leptos example: trunk serve under exec signs in through trunk's proxy, and a reload keeps the session", { skip: !process.env.DEV_LEPTOS_DIR }, async () => {
   const dir = process.env.DEV_LEPTOS_DIR;
   // docs/local-development.md's command for trunk, as written (trunk builds the app first).
+  const dev = start(dir, "fundraising-sandbox exec --dev-server --companion -- ./dev.sh");
+  const site = await dev.address;
+  const { page } = await signInAndReload(site, {
+    signedIn: "Signed in as Demo Fundraiser",
+    signedOut: "Not signed in.",
+    signInButton: "#sign-in",
+  });
+  await page.context().browser().close();
+  await stopped(dev);
+});
+
+test("the Dioxus example: trunk serve under exec signs in through trunk's proxy, and a reload keeps the session", { skip: !process.env.DEV_DIOXUS_DIR }, async () => {
+  const dir = process.env.DEV_DIOXUS_DIR;
+  // docs/local-development.md's trunk loop for Dioxus, as written (trunk builds the app's binary).
   const dev = start(dir, "fundraising-sandbox exec --dev-server --companion -- ./dev.sh");
   const site = await dev.address;
   const { page } = await signInAndReload(site, {

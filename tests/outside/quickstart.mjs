@@ -1,7 +1,8 @@
 // Writes a Rust app made of the docs alone into the folder given: the [dependencies],
-// [dev-dependencies] and .cargo/config.toml of docs/rust.md's "Set-up", the README's Rust quick
-// start as the body of an async function, and the browser tests of docs/rust.md's "Testing your
-// app offline" (each ```rust block whose first line is `// tests/NAME.rs`).
+// [dev-dependencies] and .cargo/config.toml of docs/rust.md's "Set-up" with the README's Rust
+// quick start's dependencies added, its Leptos components as the library, and the browser tests
+// of docs/rust.md's "Testing your app offline" (each ```rust block whose first line is
+// `// tests/NAME.rs`).
 // scripts/outside-tests.sh then runs `cargo test` in it under `fundraising-sandbox exec`
 // against the packaged crates: a snippet that uses a crate the set-up does not list fails
 // there, and so does a set-up that runs no test in the browser.
@@ -30,12 +31,14 @@ if (!/^\[dependencies\]/m.test(dependencies) || !/^\[target\.wasm32-unknown-unkn
   throw new Error("docs/rust.md's Set-up: expected the [dependencies] block, then .cargo/config.toml's");
 }
 const [quickStart] = blocks("README.md", "Rust quick start", "rust");
+const [quickStartDependencies] = blocks("README.md", "Rust quick start", "toml");
 
 mkdirSync(join(out, "src"), { recursive: true });
 mkdirSync(join(out, ".cargo"), { recursive: true });
 writeFileSync(
   join(out, "Cargo.toml"),
-  `[package]\nname = "quickstart"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[workspace]\n\n${dependencies}`,
+  `[package]\nname = "quickstart"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[workspace]\n\n` +
+    dependencies.replace(/^\[dependencies\]\n/m, `[dependencies]\n${quickStartDependencies}`),
 );
 writeFileSync(join(out, ".cargo", "config.toml"), config);
 let tests = 0;
@@ -47,9 +50,8 @@ for (const block of blocks("docs/rust.md", "Testing your app offline", "rust")) 
   tests++;
 }
 if (tests === 0) throw new Error("docs/rust.md's Testing your app offline: no `// tests/NAME.rs` block");
-const body = quickStart.replace(/^/gm, "    ");
 writeFileSync(
   join(out, "src", "lib.rs"),
-  `//! The README's Rust quick start, as written.\n#![allow(unused)]\n\npub async fn quick_start() -> Result<(), fundraising_client::Error> {\n${body}    Ok(())\n}\n`,
+  `//! The README's Rust quick start, as written.\n#![allow(unused)]\n\n${quickStart}`,
 );
 console.log(`quickstart: ${out}`);

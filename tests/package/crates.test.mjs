@@ -18,7 +18,13 @@ export const CRATES = [
   "fundraising-serve",
   "fundraising-sandbox",
   "fundraising-companion",
+  "fundraising-testing",
 ];
+/** The component crates: workspaces of their own, packaged with the repository's crates
+ * answering for crates.io (`--config patch...`, as scripts/outside-tests.sh does). */
+export const COMPONENT_CRATES = { "fundraising-leptos": "components/leptos", "fundraising-dioxus": "components/dioxus" };
+const REPO_PATCH = Object.entries({ "fundraising-client": ".", "fundraising-core": "core", "fundraising-core-derive": "core/derive", "fundraising-testing": "testing" })
+  .flatMap(([name, dir]) => ["--config", `patch.crates-io.${name}.path="${join(root, dir)}"`]);
 
 function metadata(deps = false) {
   const text = execFileSync("cargo", ["metadata", "--format-version", "1", ...(deps ? [] : ["--no-deps"])], {
@@ -129,6 +135,43 @@ test("cargo package succeeds for each published crate, and each README links ins
       }
       const path = posix.normalize(target.split("#")[0]);
       if (!files.has(path)) faults.push(`${name}: ${target} (not in the package)`);
+    }
+  }
+  assert.deepEqual(faults, []);
+});
+
+test("the component crates carry the same metadata, version and MSRV, package, and their READMEs link to docs.rs", () => {
+  const { packages } = metadata();
+  const client = packages.find((p) => p.name === "fundraising-client");
+  const faults = [];
+  for (const [name, dir] of Object.entries(COMPONENT_CRATES)) {
+    const cwd = join(root, dir);
+    const own = JSON.parse(execFileSync("cargo", ["metadata", "--no-deps", "--format-version", "1"], { cwd, encoding: "utf8" }));
+    const pkg = own.packages.find((p) => p.name === name);
+    assert.ok(pkg, `${name} in ${dir}`);
+    assert.ok(pkg.description?.length > 20, `${name}: description`);
+    assert.equal(pkg.license, client.license, `${name}: license`);
+    assert.equal(pkg.repository, client.repository, `${name}: repository`);
+    assert.equal(pkg.documentation, `https://docs.rs/${name}`, `${name}: documentation`);
+    assert.ok(pkg.keywords.length >= 1 && pkg.keywords.length <= 5, `${name}: 1 to 5 keywords`);
+    assert.ok(pkg.categories.length >= 1, `${name}: categories`);
+    assert.equal(pkg.version, client.version, `${name}: one version for every crate`);
+    assert.equal(pkg.rust_version, client.rust_version, `${name}: one rust-version for every crate`);
+    assert.ok(existsSync(join(cwd, "LICENSE")), `${name}: LICENSE beside the manifest`);
+    const target = join(root, "target", "package-components");
+    const env = { ...process.env, CARGO_TARGET_DIR: target };
+    const result = spawnSync("cargo", ["package", "--no-verify", ...REPO_PATCH], { cwd, env, encoding: "utf8" });
+    assert.equal(result.status, 0, `cargo package of ${name} failed:\n${result.stdout}${result.stderr}`);
+    assert.doesNotMatch(result.stderr, /warning: manifest has no/, `${name}: cargo package warns of missing metadata`);
+    const files = new Set(
+      execFileSync("cargo", ["package", "--list", "--allow-dirty", ...REPO_PATCH], { cwd, env, encoding: "utf8" }).split("\n").filter(Boolean),
+    );
+    assert.ok(files.has("README.md") && files.has("LICENSE"), `${name}: README.md and LICENSE packaged`);
+    const readme = readFileSync(join(cwd, "README.md"), "utf8");
+    assert.doesNotMatch(readme, /example\.invalid/, `${name}: README names the placeholder host`);
+    for (const link of links(readme)) {
+      if (/^https:\/\//.test(link)) continue;
+      if (!files.has(posix.normalize(link.split("#")[0]))) faults.push(`${name}: ${link} (not in the package)`);
     }
   }
   assert.deepEqual(faults, []);

@@ -15,7 +15,9 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const version = cargo.match(/^\[workspace\.package\][\s\S]*?^version = "([^"]+)"/m)?.[1];
-const PACKAGES = /fundraising-(?:client|core|core-derive|serve|sandbox|companion|widgets)|@fundraising\/[a-z0-9-]+/;
+const PACKAGES = /fundraising-(?:client|core|core-derive|serve|sandbox|companion|widgets|testing|leptos|dioxus)|@fundraising\/[a-z0-9-]+/;
+/** The crates that are workspaces of their own (their framework's dependencies stay out of the main one). */
+export const OWN_WORKSPACES = ["components/leptos", "components/dioxus"];
 
 /** Whether the requirement `pin` ("0.2", "0.2.0", "^0.2", "=0.2.0") takes this release. */
 function takes(pin) {
@@ -36,6 +38,16 @@ test("every crate and the npm package carry the workspace's version", () => {
   for (const pkg of published) {
     for (const dep of pkg.dependencies.filter((d) => d.path && d.kind !== "dev")) {
       assert.ok(takes(dep.req), `${pkg.name} depends on ${dep.name} ${dep.req}`);
+    }
+  }
+  for (const dir of OWN_WORKSPACES) {
+    const manifest = join(root, dir, "Cargo.toml");
+    const own = JSON.parse(execFileSync("cargo", ["metadata", "--no-deps", "--format-version", "1", "--manifest-path", manifest], { cwd: root, encoding: "utf8" }));
+    for (const pkg of own.packages) {
+      assert.equal(pkg.version, version, `crate ${pkg.name} (${dir})`);
+      for (const dep of pkg.dependencies.filter((d) => d.path)) {
+        assert.ok(takes(dep.req), `${pkg.name} depends on ${dep.name} ${dep.req}`);
+      }
     }
   }
   const npm = JSON.parse(readFileSync(join(root, "pkg", "package.json"), "utf8"));
@@ -89,7 +101,7 @@ function markdownFiles() {
       else if (entry.name.endsWith(".md")) files.push(path);
     }
   };
-  for (const dir of ["docs", "examples", "npm", "companion", "sandbox", "serve", "core"]) walk(dir);
+  for (const dir of ["docs", "examples", "npm", "companion", "sandbox", "serve", "core", "components", "testing"]) walk(dir);
   return files;
 }
 

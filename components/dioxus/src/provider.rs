@@ -1,0 +1,115 @@
+//! [`FundraisingProvider`]: the client, the restore, and the session kept in step.
+
+use dioxus::prelude::*;
+use fundraising_client::{Client, ClientOptions, SessionState};
+use futures_util::StreamExt;
+
+use crate::context::Fundraising;
+use crate::ON_SERVER;
+
+/// Holds the client for the components below it, built from `options` or the `client` the app
+/// made. In the browser it restores the session when it starts (finishing a sign-in that
+/// comes back to this page: in the sign-in pop-up it hands the callback to the opener, which
+/// closes it) and follows every change the client tells, for as long as it lives. On the
+/// server it builds no client, and everything below renders the pending branch.
+#[component]
+pub fn FundraisingProvider(
+    /// The client's options (the client is built in the browser, never on the server).
+    options: Option<ClientOptions>,
+    /// A client the app made, instead of `options` (browser only).
+    client: Option<Client>,
+    /// Called with the authorize URL of a sign-in by redirect instead of navigating to it
+    /// (for an app that navigates its own way, or a test that signs in headlessly).
+    on_redirect: Option<EventHandler<String>>,
+    children: Element,
+) -> Element {
+    let client_signal = use_signal(|| None::<Client>);
+    let state = use_signal(|| SessionState::Unknown);
+    let busy = use_signal(|| false);
+    let error = use_signal(|| None);
+    let scope = dioxus::core::current_scope_id();
+    let shared = use_context_provider(|| Fundraising {
+        client: client_signal,
+        state,
+        busy,
+        error,
+        redirect: on_redirect,
+        scope,
+    });
+    use_hook(move || {
+        if ON_SERVER {
+            return;
+        }
+        match client.map(Ok).or_else(|| options.map(Client::new)) {
+            Some(Ok(client)) => start(shared, client),
+            Some(Err(refused)) => {
+                let (mut error, mut state) = (shared.error, shared.state);
+                shared.spawn(async move {
+                    error.set(Some(refused));
+                    state.set(SessionState::SignedOut);
+                });
+            }
+            None => {}
+        }
+    });
+    children
+}
+
+/// Follows the client's session and restores it. The state is set in a task, after the first
+/// render, so that a page rendered on the server hydrates in the state it was rendered in.
+fn start(shared: Fundraising, client: Client) {
+    let (mut client_signal, mut state, mut error) = (shared.client, shared.state, shared.error);
+    client_signal.set(Some(client.clone()));
+    // Subscribed before the restore starts, so that no change falls between.
+    let mut changes = client.session_changes();
+    let current = client.clone();
+    shared.spawn(async move {
+        state.set(current.session_state());
+        while let Some(change) = changes.next().await {
+            state.set(change.state);
+        }
+    });
+    // The address the page started at, read before the components below render: a router may
+    // rewrite it first (dioxus-router replaces an address whose query its routes do not name),
+    // and a sign-in coming back by redirect carries its code and state there.
+    let entry = address();
+    shared.spawn(async move {
+        if let Some(entry) = entry.filter(|url| is_callback(url)) {
+            if address().as_ref() != Some(&entry) {
+                replace_address(&entry);
+            }
+        }
+        let before = address();
+        if let Err(e) = client.restore_session().await {
+            error.set(Some(e));
+        }
+        // A sign-in that came back by redirect moves the address bar to its return path
+        // (`history.replaceState`); a router follows the address bar on `popstate`.
+        if address() != before {
+            if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new("popstate"))
+            {
+                let _ = window.dispatch_event(&event);
+            }
+        }
+    });
+}
+
+/// Whether `url` is a sign-in's way back: an OAuth answer (`code` or `error`, with `state`).
+fn is_callback(url: &str) -> bool {
+    web_sys::Url::new(url).is_ok_and(|url| {
+        let query = url.search_params();
+        query.has("state") && (query.has("code") || query.has("error"))
+    })
+}
+
+/// Puts `url` in the address bar, without a navigation.
+fn replace_address(url: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+    }
+}
+
+/// The page's address.
+fn address() -> Option<String> {
+    web_sys::window()?.location().href().ok()
+}
