@@ -11,7 +11,51 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step prints its wall-clock time when the next begins, and the run ends with a table of
+# every step's wall-clock and CPU time (what its commands used, on every core) and the total,
+# also when a step fails. (The tools installed in the background count in the step that waits.)
+times_file=$(mktemp "${TMPDIR:-/tmp}/fundraising-times.XXXXXX")
+cpu=0
+read_cpu() { # sets cpu: the CPU seconds (user + system) of this shell's waited-for children
+  times >"$times_file" # (in this shell: a subshell has children of its own)
+  cpu=$(awk 'NR == 2 { split($1 " " $2, t, /[ms ]/); print t[1] * 60 + t[2] + t[4] * 60 + t[5] }' "$times_file")
+}
+run_started=$(date +%s.%N)
+step_name=""
+step_started=""
+step_cpu=0
+steps_done=()
+end_step() {
+  [ -n "$step_name" ] || return 0
+  local now
+  now=$(date +%s.%N)
+  read_cpu
+  steps_done+=("$(awk -v w="$now" -v s="$step_started" -v c="$cpu" -v c0="$step_cpu" -v n="$step_name" \
+    'BEGIN { printf "%7.0f s %7.0f s  %s", w - s, c - c0, n }')")
+  printf '    (%s)\n' "$(awk -v w="$now" -v s="$step_started" 'BEGIN { printf "%.0f s", w - s }')"
+  step_name=""
+}
+step() {
+  end_step
+  step_name=$*
+  step_started=$(date +%s.%N)
+  read_cpu
+  step_cpu=$cpu
+  printf '\n==> %s\n' "$*"
+}
+summary() {
+  local status=$?
+  end_step
+  # A failed run does not leave tools installing behind it.
+  for pid in ${tools_system:-} ${tools_cargo:-}; do kill "$pid" 2>/dev/null || true; done
+  printf '\n==> make test: each step\n     wall      CPU  step\n'
+  printf '%s\n' "${steps_done[@]}"
+  awk -v w="$(date +%s.%N)" -v s="$run_started" -v st="$status" \
+    'BEGIN { printf "%7.0f s in all (%d min %02d s), exit %d\n", w - s, int((w - s) / 60), (w - s) % 60, st }'
+  rm -f "$times_file"
+}
+trap summary EXIT
+
 # The one target directory of a Leptos or Dioxus workspace (components/*, examples/*): each
 # framework's crates and examples share theirs, so nothing of the framework compiles twice.
 repo_root=$(pwd)
@@ -24,8 +68,30 @@ components_target() {
 export repo_root
 export -f components_target
 
-step "tools"
-scripts/ensure-tools.sh wasm browser engines e2e redis interop deploy musl trunk
+# The tools install in the background beside the steps that need none of them: Debian's
+# packages, rustup's targets and the npm folders (mostly downloads) beside the format check and
+# the native lint; the tools built from crates.io (mostly compiling) until the package build
+# needs them. `need_tools KIND` waits for one kind, and fails the run with its output if it
+# failed.
+tools_log=$(mktemp -d "${TMPDIR:-/tmp}/fundraising-tools.XXXXXX")
+tools=(wasm browser engines e2e redis interop deploy musl trunk)
+scripts/ensure-tools.sh --only system "${tools[@]}" >"$tools_log/system" 2>&1 &
+tools_system=$!
+scripts/ensure-tools.sh --only cargo "${tools[@]}" >"$tools_log/cargo" 2>&1 &
+tools_cargo=$!
+need_tools() { # system|cargo
+  local pid var="tools_$1" status=0
+  pid=${!var}
+  [ -n "$pid" ] || return 0
+  wait "$pid" || status=$?
+  printf -v "$var" '%s' ""
+  grep -E '^==> ' "$tools_log/$1" | sed 's/^==> /    installed: /' || true
+  if [ "$status" != 0 ]; then
+    cat "$tools_log/$1" >&2
+    echo "error: installing the tools ($1) failed (exit $status)" >&2
+    exit 1
+  fi
+}
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -43,22 +109,17 @@ step "clippy (the companion with OpenTelemetry export, --features otlp)"
 cargo clippy -p fundraising-companion --all-targets --features otlp -- -D warnings
 step "clippy (the serving loop alone, without the servers' allocator)"
 cargo clippy -p fundraising-serve --all-targets -- -D warnings
-step "clippy (wasm32: the Rust API, the npm package, its light and widgets builds)"
-for features in "" "--features js,chrono,time" "--no-default-features --features js,campaign,donation,events,pages" \
-  "--no-default-features --features js,campaign,donation"; do
+step "clippy (wasm32: the builds that ship, and each operation alone; one target directory)"
+need_tools system
+# The Rust API as apps depend on it (with chrono and time), the npm package's full, light and
+# widgets builds, and a Rust app that takes one operation alone.
+builds=("--features chrono,time" "--features js" "--no-default-features --features js,campaign,donation,events,pages" \
+  "--no-default-features --features js,campaign,donation")
+for op in campaign donation events pages; do builds+=("--no-default-features --features $op"); done
+for features in "${builds[@]}"; do
   # shellcheck disable=SC2086 # the feature flags are words
-  cargo clippy -p fundraising-client -p fundraising-core --target wasm32-unknown-unknown --all-targets $features -- -D warnings
-done
-step "clippy (the client's smallest builds, native and wasm32: nothing, sign-in alone, each operation alone; each with and without sign-in and the JS face)"
-# One check of the client per feature set, sharing the target directory (about a minute).
-small_builds=("" signin signin,js)
-for op in campaign donation events pages; do small_builds+=("$op" "$op,js" "$op,signin" "$op,signin,js"); done
-for target in "" "--target wasm32-unknown-unknown"; do
-  for features in "${small_builds[@]}"; do
-    # shellcheck disable=SC2086 # the target flags are words
-    cargo clippy -q -p fundraising-client $target --all-targets --no-default-features ${features:+--features "$features"} -- -D warnings \
-      || { echo "error: clippy of the client with features [${features}] ${target:-(native)}" >&2; exit 1; }
-  done
+  cargo clippy -q -p fundraising-client -p fundraising-core --target wasm32-unknown-unknown --all-targets $features -- -D warnings \
+    || { echo "error: clippy of the client (wasm32) with $features" >&2; exit 1; }
 done
 
 step "clippy (the component crates and the examples, wasm32; one target directory per framework)"
@@ -72,6 +133,7 @@ step "the Rust API's documentation (wasm32, as docs.rs builds it)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -p fundraising-client --features chrono,time
 
 step "native tests"
+need_tools system # redis-server for the companion's shared-store tests
 cargo test --workspace
 # The JS face's protocol tables against src/json/tape.js (the engine's are checked above).
 cargo test -q -p fundraising-client --features js --lib
@@ -86,6 +148,7 @@ cargo build -q -p fundraising-sandbox -p fundraising-companion
 (cd interop && node --test)
 
 step "build the npm package and the Leptos example"
+need_tools cargo # the wasm-bindgen CLI
 scripts/build-pkg.sh
 scripts/leptos-example.sh
 
