@@ -25,72 +25,100 @@
 # published yet); nothing else of the repository is used but the tests' own files.
 #
 #   scripts/outside-tests.sh          (after scripts/build-pkg.sh and scripts/leptos-example.sh)
+#   scripts/outside-tests.sh --prepare DIR    only the packaged crates and the servers' release
+#                                             build and npm packages, into DIR (make test starts
+#                                             it early, in the background: it is mostly compiling)
+#   scripts/outside-tests.sh --prepared DIR   the journeys, on what --prepare left in DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 step() { printf '\n--> %s\n' "$*"; }
 
-[ -f pkg/package.json ] || { echo "error: pkg/ is missing: run make pkg first" >&2; exit 1; }
+mode=all
+case "${1:-}" in
+  --prepare) mode=prepare; prep=$2 ;;
+  --prepared) mode=journeys; prep=$2 ;;
+  "") ;;
+  *) echo "usage: scripts/outside-tests.sh [--prepare DIR | --prepared DIR]" >&2; exit 2 ;;
+esac
+if [ "$mode" != prepare ]; then
+  [ -f pkg/package.json ] || { echo "error: pkg/ is missing: run make pkg first" >&2; exit 1; }
+fi
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/fundraising-outside.XXXXXX")
 chmod 755 "$scratch" # nginx's workers read the deployed site from here
 cleanup() { [ -n "${KEEP_SCRATCH:-}" ] && echo "kept $scratch" >&2 || rm -rf "$scratch"; }
 trap cleanup EXIT
+[ "$mode" = all ] && prep="$scratch/prep"
+mkdir -p "$prep"
+prep=$(cd "$prep" && pwd)
 
-step "cargo package (every published crate) and npm pack"
 crates=(fundraising-core-derive fundraising-core fundraising-client fundraising-serve fundraising-sandbox fundraising-companion fundraising-testing)
 version=$(cargo metadata --no-deps --format-version 1 | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).packages.find(p=>p.name==="fundraising-client").version))')
-# (cargo package wants a committed working tree, as CI's fresh clone is.)
-cargo package -q --no-verify "${crates[@]/#/-p}"
-mkdir -p "$scratch/crates"
-for crate in "${crates[@]}"; do
-  tar -xzf "target/package/$crate-$version.crate" -C "$scratch/crates"
-done
-# The component crates are workspaces of their own: the repository's crates answer for
-# crates.io while they are packaged, as the packaged ones do for their users below.
-repo_patch=()
-for crate in fundraising-client:. fundraising-core:core fundraising-core-derive:core/derive fundraising-testing:testing; do
-  repo_patch+=(--config "patch.crates-io.${crate%%:*}.path=\"$root/${crate#*:}\"")
-done
-for dir in components/leptos components/dioxus; do
-  (cd "$dir" && CARGO_TARGET_DIR="$root/target/package-components" cargo package -q --no-verify "${repo_patch[@]}")
-done
-for crate in fundraising-leptos fundraising-dioxus; do
-  tar -xzf "target/package-components/package/$crate-$version.crate" -C "$scratch/crates"
-done
-tarball=$(cd pkg && npm pack --silent --pack-destination "$scratch")
 # crates.io as it would be once they are published: the packaged crates answer for their names
 # (`[patch.crates-io]`), each consumer naming those it uses.
 patch() { # crate...: the [patch.crates-io] lines for these crates
   echo "[patch.crates-io]"
-  for crate in "$@"; do echo "$crate = { path = \"$scratch/crates/$crate-$version\" }"; done
+  for crate in "$@"; do echo "$crate = { path = \"$prep/crates/$crate-$version\" }"; done
 }
 client_crates=(fundraising-client fundraising-core fundraising-core-derive fundraising-testing)
+servers="$prep/release/x86_64-unknown-linux-musl/bin"
 
-step "the servers: cargo install from the packaged crates, static for x86_64-unknown-linux-musl, and their npm packages"
-# What a Rust user's `cargo install` builds, for the target npm ships: the release build, once
-# (a target folder of its own that later runs reuse), used by every journey below.
-# (cargo install --path reads the configuration of the folders above the crate.)
-mkdir -p "$scratch/crates/.cargo"
-patch fundraising-core fundraising-core-derive fundraising-serve >"$scratch/crates/.cargo/config.toml"
-CARGO_TARGET_DIR="$root/target/outside" scripts/release-servers.sh --crates "$scratch/crates" \
-  --out "$scratch/release" x86_64-unknown-linux-musl
-servers="$scratch/release/x86_64-unknown-linux-musl/bin"
-for server in fundraising-sandbox fundraising-companion; do
-  # Static: no program interpreter and no shared library needed (runs on glibc and musl alike).
-  if readelf -lW "$servers/$server" | grep -q INTERP || readelf -dW "$servers/$server" | grep -q NEEDED; then
-    echo "error: $server is not statically linked" >&2
-    exit 1
-  fi
-done
-mkdir -p "$scratch/npm"
-for dir in "$scratch"/release/npm/fundraising-* "$scratch"/release/npm/@fundraising/*; do
-  (cd "$dir" && npm pack --silent --pack-destination "$scratch/npm" >/dev/null)
-done
-ls -l "$scratch/npm"
-[ "$("$servers/fundraising-companion" --version)" = "fundraising-companion $version" ] \
-  || { echo "error: the companion reports $("$servers/fundraising-companion" --version), not $version" >&2; exit 1; }
+if [ "$mode" != journeys ]; then
+  step "cargo package (every published crate)"
+  rm -rf "$prep/crates" "$prep/release" "$prep/npm" "$prep/done"
+  # (cargo package wants a committed working tree, as CI's fresh clone is.)
+  # (In the servers' target folder: a cargo command running in target/ does not hold it up.)
+  CARGO_TARGET_DIR="$root/target/outside" cargo package -q --no-verify "${crates[@]/#/-p}"
+  mkdir -p "$prep/crates"
+  for crate in "${crates[@]}"; do
+    tar -xzf "target/outside/package/$crate-$version.crate" -C "$prep/crates"
+  done
+  # The component crates are workspaces of their own: the repository's crates answer for
+  # crates.io while they are packaged, as the packaged ones do for their users below.
+  repo_patch=()
+  for crate in fundraising-client:. fundraising-core:core fundraising-core-derive:core/derive fundraising-testing:testing; do
+    repo_patch+=(--config "patch.crates-io.${crate%%:*}.path=\"$root/${crate#*:}\"")
+  done
+  for dir in components/leptos components/dioxus; do
+    (cd "$dir" && CARGO_TARGET_DIR="$root/target/package-components" cargo package -q --no-verify "${repo_patch[@]}")
+  done
+  for crate in fundraising-leptos fundraising-dioxus; do
+    tar -xzf "target/package-components/package/$crate-$version.crate" -C "$prep/crates"
+  done
+
+  step "the servers: cargo install from the packaged crates, static for x86_64-unknown-linux-musl, and their npm packages"
+  # What a Rust user's `cargo install` builds, for the target npm ships: the release build, once
+  # (a target folder of its own that later runs reuse), used by every journey below.
+  # (cargo install --path reads the configuration of the folders above the crate.)
+  mkdir -p "$prep/crates/.cargo"
+  patch fundraising-core fundraising-core-derive fundraising-serve >"$prep/crates/.cargo/config.toml"
+  CARGO_TARGET_DIR="$root/target/outside" scripts/release-servers.sh --crates "$prep/crates" \
+    --out "$prep/release" x86_64-unknown-linux-musl
+  for server in fundraising-sandbox fundraising-companion; do
+    # Static: no program interpreter and no shared library needed (runs on glibc and musl alike).
+    if readelf -lW "$servers/$server" | grep -q INTERP || readelf -dW "$servers/$server" | grep -q NEEDED; then
+      echo "error: $server is not statically linked" >&2
+      exit 1
+    fi
+  done
+  mkdir -p "$prep/npm"
+  for dir in "$prep"/release/npm/fundraising-* "$prep"/release/npm/@fundraising/*; do
+    (cd "$dir" && npm pack --silent --pack-destination "$prep/npm" >/dev/null)
+  done
+  ls -l "$prep/npm"
+  [ "$("$servers/fundraising-companion" --version)" = "fundraising-companion $version" ] \
+    || { echo "error: the companion reports $("$servers/fundraising-companion" --version), not $version" >&2; exit 1; }
+  touch "$prep/done"
+  [ "$mode" = prepare ] && exit 0
+fi
+[ -f "$prep/done" ] || { echo "error: $prep holds no finished scripts/outside-tests.sh --prepare" >&2; exit 1; }
+
+step "npm pack (the package)"
+tarball=$(cd pkg && npm pack --silent --pack-destination "$scratch")
 [ "$(node -p "require('$root/pkg/package.json').version")" = "$version" ] \
   || { echo "error: the npm package's version is not the crates' $version" >&2; exit 1; }
+mkdir -p "$scratch/npm"
+cp "$prep"/npm/*.tgz "$scratch/npm/"
 
 # A web developer's machine: Node and no Rust. PATH and HOME hold no cargo, rustc or ~/.cargo.
 norust() {
@@ -130,8 +158,8 @@ cp "$scratch/$tarball" "$scratch"/npm/fundraising-sandbox*.tgz "$scratch"/npm/fu
 norust env RECIPES_PACKS="$scratch/recipe-packs" node --test tests/docs/recipes.test.mjs
 
 step "the widgets from npm: fundraising-widgets packed, served as a CDN serves it, on a partner's page under the documented CSP"
-node scripts/widgets-package.mjs "$scratch/release/npm" >/dev/null
-widgets_pack=$(cd "$scratch/release/npm/fundraising-widgets" && npm pack --silent --pack-destination "$scratch/npm")
+node scripts/widgets-package.mjs "$scratch/widgets-npm" >/dev/null
+widgets_pack=$(cd "$scratch/widgets-npm/fundraising-widgets" && npm pack --silent --pack-destination "$scratch/npm")
 (
   cd "$scratch/vite"
   norust env WIDGETS_PACK="$scratch/npm/$widgets_pack" DEV_PLAYWRIGHT="$scratch/vite/node_modules/playwright-core/index.mjs" \

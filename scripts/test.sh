@@ -47,7 +47,7 @@ summary() {
   local status=$?
   end_step
   # A failed run does not leave tools installing behind it.
-  for pid in ${tools_system:-} ${tools_cargo:-}; do kill "$pid" 2>/dev/null || true; done
+  for pid in ${tools_system:-} ${tools_cargo:-} ${components_build:-} ${outside_prepare:-}; do kill "$pid" 2>/dev/null || true; done
   printf '\n==> make test: each step\n     wall      CPU  step\n'
   printf '%s\n' "${steps_done[@]}"
   awk -v w="$(date +%s.%N)" -v s="$run_started" -v st="$status" \
@@ -156,17 +156,30 @@ step "the package's decoding (Node) against core's: 10,000 generated answers, th
 cargo test -q --test decode_differential -- --ignored
 
 step "browser tests (every engine), Node and end-to-end tests against a sandbox and a companion"
+need_tools system
+# Beside the package's browser tests, which mostly wait on the browsers, the builds that later
+# suites need, at a lower priority: the component crates' and the examples' test builds (one
+# target folder per framework), and the outside journeys' packaged crates with the servers'
+# static release build (scripts/outside-tests.sh --prepare).
+outside_prep="$repo_root/target/outside-prep"
+nice -n 10 bash -c '
+  for dir in components/leptos examples/leptos components/dioxus examples/dioxus; do
+    (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --no-run) \
+      || { echo "error: $dir: the browser tests did not build" >&2; exit 1; }
+  done' >"$tools_log/components-build" 2>&1 &
+components_build=$!
+nice -n 15 scripts/outside-tests.sh --prepare "$outside_prep" >"$tools_log/outside-prepare" 2>&1 &
+outside_prepare=$!
 # Every suite runs even when one before it failed, so one run shows every failure; the run
 # fails at the end when any did. The browser tests print each engine's counts.
+failed=()
+scripts/with-servers.sh -- scripts/browser-tests.sh chromium firefox webkit || failed+=("browser tests")
+step "the component crates and the examples in every engine (signing in headlessly), the Node and end-to-end tests"
+wait "$components_build" || { cat "$tools_log/components-build" >&2; failed+=("the component crates' and the examples' test builds"); }
+components_build=""
 scripts/with-servers.sh -- bash -c '
   failed=()
-  scripts/browser-tests.sh chromium firefox webkit || failed+=("browser tests")
-  # The component crates and the examples sign in (headlessly) in every engine, each from one
-  # debug build made before the engines run.
   suites=(components/leptos examples/leptos components/dioxus examples/dioxus)
-  for dir in "${suites[@]}"; do
-    (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --no-run) || failed+=("$dir: the browser tests did not build")
-  done
   # The component crates'"'"' documentation examples compile (once; rustdoc keeps no build of them).
   for dir in components/leptos components/dioxus; do
     (cd "$dir" && CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --doc) || failed+=("$dir: its documentation examples")
@@ -190,7 +203,11 @@ scripts/with-servers.sh -- bash -c '
     printf "\nfailed: %s\n" "${failed[*]}" >&2
     exit 1
   fi
-'
+' || failed+=("the component crates', the examples', the Node or the end-to-end tests")
+if [ ${#failed[@]} -gt 0 ]; then
+  printf "\nfailed: %s\n" "${failed[*]}" >&2
+  exit 1
+fi
 
 step "the npm package and the crates as published; the docs in step with them"
 # npm pack's file list, the manifest, a strict TypeScript app against the packed declarations,
@@ -200,4 +217,7 @@ step "the npm package and the crates as published; the docs in step with them"
 node --test tests/package/ tests/docs/docs.test.mjs tests/docs/snippets.test.mjs
 
 step "outside the workspace: the Vite app, the test kit's recipes, the Rust quick start, the Leptos and Dioxus examples and the nginx deployment, from the packed artifacts"
-scripts/outside-tests.sh
+wait "$outside_prepare" || { cat "$tools_log/outside-prepare" >&2; echo "error: scripts/outside-tests.sh --prepare failed" >&2; exit 1; }
+outside_prepare=""
+grep -E '^--> |built in' "$tools_log/outside-prepare" || true
+scripts/outside-tests.sh --prepared "$outside_prep"
