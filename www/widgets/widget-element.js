@@ -41,6 +41,28 @@ export function loadPackage(build = "widgets") {
 }
 
 /**
+ * Starts an element's first request at once, beside the package's download and compile: a GET
+ * of `path()` (a read's path from `generated:operations`, core's table, never spelled here)
+ * below `baseUrl`, sent as the package sends it. Returns what hands its answer to the package
+ * (`adoptResponse`): the package's call to that address takes it as its first attempt and reads
+ * it with its own decoder; a failed answer leaves the call to make its own request. Nothing is
+ * sent early for a base-url that is no http(s) address (the package's call says what is wrong)
+ * or values that make no path.
+ */
+export function early(baseUrl, path, signal) {
+  let url;
+  try {
+    if (!/^https?:$/.test(new URL(baseUrl).protocol)) return () => {};
+    url = baseUrl.replace(/\/+$/, "") + path();
+  } catch {
+    return () => {};
+  }
+  const answer = fetch(url, { headers: { Accept: "application/json" }, signal });
+  answer.catch(() => {}); // a failure is the package's own call's to report
+  return (pkg) => pkg.adoptResponse?.(url, answer);
+}
+
+/**
  * The error of a browser that cannot run the widgets: the package's FundraisingError
  * "unsupported" from init(), or the constructed style sheet the shadow root needs (a strict CSP
  * blocks a `<style>` element). Its message says what is missing.

@@ -24,7 +24,8 @@
 // carries the page address's campaign tags (utm_*, click ids) onto its Donate link only with
 // `carry-attribution`, and only names of ATTRIBUTION (widget-giving.js).
 
-import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget-element.js";
+import { campaign as campaignPath } from "generated:operations";
+import { AttributeDrivenElement, early, el, elementsPackage, missingAttributes } from "./widget-element.js";
 import { attribution, donateUrl, givingWindow, withAttribution } from "./widget-giving.js";
 import { CAMPAIGN_TEXTS, textAttributes, Words } from "./widget-text.js";
 
@@ -117,9 +118,12 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     }
 
     this.#show({ kind: "loading" });
+    // The campaign's request at once, beside the package's download and compile.
+    const handOver = early(baseUrl, () => campaignPath(appId, shortName), signal);
     try {
       const pkg = await elementsPackage();
       if (signal.aborted) return;
+      handOver(pkg);
       const client = new pkg.FundraisingClient({ appId, baseUrl });
       const campaign = await client.getCampaign(shortName, { signal });
       if (signal.aborted) return;
