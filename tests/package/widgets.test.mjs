@@ -93,7 +93,7 @@ function sources() {
   return readdirSync(SOURCES).filter((f) => f.endsWith(".js")).map((f) => [f, readFileSync(join(SOURCES, f), "utf8")]);
 }
 
-test("the widgets' sources spell no address of the service's API: the package makes every request", () => {
+test("the widgets' sources spell no address of the service's API: core's table gives every one (generated:operations)", () => {
   // Path segments and query names of the resource operations (core/src/operation.rs).
   const spelled = /byshortname|donation\/ref|v1\/|\/event\/|\/pages\b|[?&]page=|pagesize|campaign\//;
   const found = sources().flatMap(([file, text]) => text.split("\n").map((line, i) => [file, i + 1, line]))
