@@ -38,6 +38,7 @@ LABELS = {
     "full": "fundraising-client (pkg/)",
     "light": "light build (pkg/light/: no sign-in)",
     "widgets": "widgets' build (pkg/widgets/: a campaign and a donation's wait)",
+    "card": "card's build (pkg/card/: a campaign only)",
 }
 
 

@@ -74,16 +74,16 @@ it("a partner page on another origin under a strict CSP shows the card with its 
   assert.equal(looks.pageScripts, 1, "one script tag on the partner page");
 
   // The page ran nothing but widget.js (one module, its texts and theme within) and the package,
-  // all from the companion: the widgets' build (a campaign and a donation's wait), under its
-  // content-hashed names, which widget.js holds.
+  // all from the companion: the card's build (a campaign), under its content-hashed names, which
+  // widget.js holds.
   const companion = new URL(env.companionUrl).origin;
-  const { widgets } = await builtAssets();
+  const { card: build } = await builtAssets();
   assert.deepEqual(scripts.filter((s) => !s.startsWith(`${companion}/pkg/`)), [`${companion}/widget.js`]);
   const pkgScripts = scripts.filter((s) => s.startsWith(`${companion}/pkg/`));
-  // The build is one module: the widgets' build's hashed copy, and no other script of it.
-  assert.deepEqual(pkgScripts, [`${companion}/pkg/${widgets.js}`]);
-  assert.ok(HASHED.test(widgets.js), `not a hashed copy of the widgets' build: ${widgets.js}`);
-  assert.deepEqual(fetched.filter((u) => u.endsWith(".wasm")), [`${companion}/pkg/${widgets.wasm}`]);
+  // The build is one module: the card's build's hashed copy, and no other script of it.
+  assert.deepEqual(pkgScripts, [`${companion}/pkg/${build.js}`]);
+  assert.ok(HASHED.test(build.js), `not a hashed copy of the card's build: ${build.js}`);
+  assert.deepEqual(fetched.filter((u) => u.endsWith(".wasm")), [`${companion}/pkg/${build.wasm}`]);
 
   assert.deepEqual(await axeSeriousViolations(page), []);
   problems.check();

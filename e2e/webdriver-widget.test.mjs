@@ -51,9 +51,9 @@ forEachEngine("the widget on a partner page", (it) => {
     assert.ok(Math.abs(looks.fillWidth - expected) < 1.5, `fill ${looks.fillWidth}px, expected ${expected}px`);
     assert.equal(looks.pageScripts, 1, "one script tag on the partner page");
     assert.ok(looks.code.includes(`${companion}/widget.js`), JSON.stringify(looks.code));
-    // The widgets' build (a campaign and a donation's wait), under its content-hashed name.
-    const { widgets } = await builtAssets();
-    assert.ok(looks.code.includes(`${companion}/pkg/${widgets.wasm}`), JSON.stringify(looks.code));
+    // The card's build (a campaign), under its content-hashed name.
+    const { card: build } = await builtAssets();
+    assert.ok(looks.code.includes(`${companion}/pkg/${build.wasm}`), JSON.stringify(looks.code));
     assert.deepEqual(looks.code.filter((url) => !url.startsWith(`${companion}/`)), [], "code from elsewhere than the companion");
     assert.deepEqual(partner.reports.slice(reportsBefore), [], "CSP violation reports");
 

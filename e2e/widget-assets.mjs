@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 /** pkg/ at the repository root. */
 export const PKG = fileURLToPath(new URL("../pkg/", import.meta.url));
 
-/** The content-hashed copies of each build, as pkg/assets.js names them: {full, light, widgets}, each {js, wasm}. */
+/** The content-hashed copies of each build, as pkg/assets.js names them: {full, light, widgets, card}, each {js, wasm}. */
 export async function builtAssets() {
   return import(pathToFileURL(`${PKG}assets.js`).href);
 }
@@ -22,11 +22,11 @@ export function pkgBytes(path) {
   return readFileSync(`${PKG}${path}`);
 }
 
-/** The package's wasm as the widgets load it: the widgets' build, under its content-hashed name. */
-export const isWasm = (path) => /^\/pkg\/(widgets\/)?fundraising_client_bg(\.[0-9a-f]{16})?\.wasm$/.test(path);
+/** The package's wasm as the widgets load it: the card's or the widgets' build, under its content-hashed name. */
+export const isWasm = (path) => /^\/pkg\/((card|widgets)\/)?fundraising_client_bg(\.[0-9a-f]{16})?\.wasm$/.test(path);
 
 /** The engine check init() imports when it fails, next to the build's glue. */
-export const isCheck = (path) => /^\/pkg\/(widgets\/)?engine-check\.js$/.test(path);
+export const isCheck = (path) => /^\/pkg\/((card|widgets)\/)?engine-check\.js$/.test(path);
 
 /** How the card's error state begins in an engine the package cannot run in. */
 export const UNSUPPORTED_PREFIX = "This browser cannot show the campaign: ";

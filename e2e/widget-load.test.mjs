@@ -1,7 +1,7 @@
 // What a partner page's visitor pays for the widget, counted with Chromium's CDP Network
 // events: a card far below the fold fetches nothing of the package until it is scrolled to
 // (loading="eager" opts out); the wasm then crosses the network as the build's brotli file,
-// cached as immutable; a page with a card pays the widgets' build in five requests at most (the
+// cached as immutable; a page with a card pays the card's build in five requests at most (the
 // page, the element's one file, the build's module and wasm, the campaign), a page with the event element
 // the light build (and only it, with a card beside); a second visit fetches none of it from the
 // network.
@@ -39,7 +39,7 @@ function ownNames(paths, build) {
 const counted = (build) => buildFiles(`${PKG}${build}`).map((path) => path.slice(PKG.length)).sort();
 
 it("a card far below the fold loads nothing until scrolled to, then the wasm crosses at its brotli size", async ({ page }) => {
-  const { widgets } = await builtAssets();
+  const { card: cardBuild } = await builtAssets();
   const problems = consoleErrors(page);
   const net = await recordNetwork(page);
   await page.goto(`${partner.origin}/far`);
@@ -56,11 +56,11 @@ it("a card far below the fold loads nothing until scrolled to, then the wasm cro
   await card.locator("[role=progressbar]").waitFor();
   const wasm = net.requests.filter((r) => r.url.endsWith(".wasm"));
   assert.equal(wasm.length, 1, JSON.stringify(wasm));
-  assert.equal(new URL(wasm[0].url).pathname, `/pkg/${widgets.wasm}`);
+  assert.equal(new URL(wasm[0].url).pathname, `/pkg/${cardBuild.wasm}`);
   assert.equal(wasm[0].encoding, "br");
   assert.equal(wasm[0].cacheControl, IMMUTABLE);
-  const brotli = pkgSize(`${widgets.wasm}.br`);
-  const raw = pkgSize(widgets.wasm);
+  const brotli = pkgSize(`${cardBuild.wasm}.br`);
+  const raw = pkgSize(cardBuild.wasm);
   assert.ok(wasm[0].bodyBytes > 0 && wasm[0].bodyBytes <= brotli,
     `the wasm crossed as ${wasm[0].bodyBytes} B; its .br is ${brotli} B, the file ${raw} B`);
   // Every script of the package came compressed and immutable too; widget.js stays short-lived.
@@ -75,24 +75,24 @@ it("a card far below the fold loads nothing until scrolled to, then the wasm cro
   await net.detach();
 });
 
-it("a page with one campaign card fetches the widgets' build only, and the bytes it pays are counted", async ({ page }) => {
-  const { widgets } = await builtAssets();
+it("a page with one campaign card fetches the card's build only, and the bytes it pays are counted", async ({ page }) => {
+  const { card: cardBuild } = await builtAssets();
   const problems = consoleErrors(page);
   const net = await recordNetwork(page);
   await page.goto(`${partner.origin}/`);
   await page.locator("fundraising-campaign [role=progressbar]").waitFor();
   await page.waitForLoadState("networkidle");
   const pkg = net.requests.filter((r) => isPackage(r.url)).map((r) => ({ ...r, path: new URL(r.url).pathname }));
-  // The widgets' build and nothing else of the package: its one module and its wasm, the files
+  // The card's build and nothing else of the package: its one module and its wasm, the files
   // make bench counts for this page.
-  assert.deepEqual(pkg.map((r) => r.path).sort(), [`/pkg/${widgets.js}`, `/pkg/${widgets.wasm}`].sort());
-  assert.deepEqual(ownNames(pkg.map((r) => r.path), "widgets"), counted("widgets"));
+  assert.deepEqual(pkg.map((r) => r.path).sort(), [`/pkg/${cardBuild.js}`, `/pkg/${cardBuild.wasm}`].sort());
+  assert.deepEqual(ownNames(pkg.map((r) => r.path), "card"), counted("card"));
   // What crossed the network for them is their compressed files, each as served (brotli).
   const paid = pkg.reduce((sum, r) => sum + r.bodyBytes, 0);
   const served = pkg.reduce((sum, r) => sum + pkgSize(`${r.path.slice("/pkg/".length)}.br`), 0);
   for (const r of pkg) assert.equal(r.encoding, "br", r.path);
   assert.ok(paid > 0 && paid <= served, `${paid} B paid for ${served} B of brotli files`);
-  // The widgets' budget (gzip -9, summed per file) holds for what a visitor pays.
+  // The card's build's budget (gzip -9, summed per file) holds for what a visitor pays.
   assert.ok(paid <= 40 * 1024, `the card cost ${paid} B of the package`);
   // The element is one file, the one make bench counts for this page (scripts/page-size.mjs).
   const companion = new URL(env.companionUrl).origin;
@@ -106,7 +106,7 @@ it("a page with one campaign card fetches the widgets' build only, and the bytes
     .filter((url) => url === `${partner.origin}/` || !url.startsWith(`${partner.origin}/`));
   assert.ok(all.length <= card.requests, `the card's page made ${all.length} requests:\n${all.join("\n")}`);
   assert.deepEqual(all.filter((url) => url.startsWith(env.baseUrl)).length, 1, "one request for the campaign");
-  console.log(`one campaign card: ${all.length} requests; ${pkg.length} files of the widgets' build, ${paid} B over the network`);
+  console.log(`one campaign card: ${all.length} requests; ${pkg.length} files of the card's build, ${paid} B over the network`);
   problems.check();
   await net.detach();
 });
@@ -148,7 +148,7 @@ it("a page with <fundraising-event> fetches the light build only, within 50 KB; 
   assert.deepEqual(scripts, [`/${PAGES.find((p) => p.name === "event").element}`]);
   console.log(`<fundraising-event>: ${pkg.length} files of the light build, ${paid} B over the network`);
 
-  // A card beside the event: both use the light build (from the cache now), the widgets' build is never asked for.
+  // A card beside the event: both use the light build (from the cache now), the card's build is never asked for.
   const both = await visit("/event?card&limit=100", ["fundraising-event [part=fundraiser] >> nth=0", "fundraising-campaign [role=progressbar]"]);
   const paths = both.filter((r) => isPackage(r.url)).map((r) => r.path);
   assert.ok(paths.includes(`/pkg/${light.wasm}`), JSON.stringify(paths));

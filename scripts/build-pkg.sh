@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the npm package `fundraising-client` into pkg/, three times: the full build (pkg/), the
-# light build without sign-in (pkg/light/, the subpath export `fundraising-client/light`) and the
+# Builds the npm package `fundraising-client` into pkg/, four times: the full build (pkg/), the
+# light build without sign-in (pkg/light/, the subpath export `fundraising-client/light`), the
 # widgets' build (pkg/widgets/, `fundraising-client/widgets`: a campaign and the donation wait
-# only), each
+# only) and the card's build (pkg/card/, `fundraising-client/card`: a campaign only), each
 #   cargo (release, wasm32) -> wasm-bindgen --target web -> wasm-opt -Oz -> short names ->
 #   our entry module bundled with the glue (rollup) -> terser,
 # then package.json + README (scripts/package-meta.mjs), the content-hashed and precompressed
@@ -23,10 +23,11 @@ name=fundraising_client
 # The features of each build: `js` is the JS layer, `signin` sign-in and sessions, and
 # `campaign`, `donation`, `events`, `pages` the resource operations (all on by default). The
 # light build has no sign-in; the widgets' build has the campaign and the donation (with its
-# wait) only.
+# wait) only; the card's build, what a page with campaign cards alone loads, the campaign only.
 full_features=(--features js)
 light_features=(--no-default-features --features js,campaign,donation,events,pages)
 widgets_features=(--no-default-features --features js,campaign,donation)
+card_features=(--no-default-features --features js,campaign)
 
 # The size build: nightly's std rebuilt for size with panics as plain traps (no panic
 # messages or source locations, no formatting machinery for them), and without `Debug`
@@ -70,7 +71,7 @@ features=(--enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-i
   --enable-mutable-globals --enable-reference-types --enable-multivalue)
 
 # build_variant DIR [cargo feature flags...]: one build of the package into DIR (pkg/,
-# pkg/light/ or pkg/widgets/): cargo, wasm-bindgen (which writes its .d.ts from that build),
+# pkg/light/, pkg/widgets/ or pkg/card/): cargo, wasm-bindgen (which writes its .d.ts from that build),
 # wasm-opt, short names, and the bundle of our entry module with wasm-bindgen's output.
 # Generated code is read by parsers and wrapped, never edited by pattern
 # (tests/package/glue.test.mjs checks these scripts).
@@ -85,7 +86,7 @@ build_variant() {
     cargo build -q --release --target wasm32-unknown-unknown -p fundraising-client "$@"
   fi
   local raw="$target_dir/wasm32-unknown-unknown/release/$name.wasm"
-  # Each build's wasm before wasm-bindgen, kept by build (full, light, widgets): the next build
+  # Each build's wasm before wasm-bindgen, kept by build (full, light, widgets, card): the next build
   # overwrites $raw, and tests/node/rust-app.test.mjs reads the full build's export names here.
   local label=full
   [ "$dir" != "$out" ] && label=$(basename "$dir")
@@ -124,22 +125,24 @@ build_variant "$out" "${full_features[@]}"
 build_variant "$out/light" "${light_features[@]}"
 # The widgets' build: getCampaign and waitForDonation (and getDonationByReference), no sign-in.
 build_variant "$out/widgets" "${widgets_features[@]}"
+# The card's build: getCampaign (and newDonationReference) only, for <fundraising-campaign>.
+build_variant "$out/card" "${card_features[@]}"
 
 # package.json and the npm README (from Cargo.toml's metadata and docs/api.md).
 node scripts/package-meta.mjs "$out"
 
 # What the companion serves beside the package's own files (after package.json, whose `files`
 # lists those only): content-hashed copies, pkg/assets.js naming them, .br and .gz siblings.
-node scripts/hash-assets.mjs "$out" "$name" . light widgets
+node scripts/hash-assets.mjs "$out" "$name" . light widgets card
 
 # The folder a partner hosts to offer the widgets (docs/widgets.md): each element bundled from
-# www/widgets/ into one minified module naming the builds it loads (the widgets' build; the light
+# www/widgets/ into one minified module naming the builds it loads (the card's, the widgets' build; the light
 # build for <fundraising-event>), and those builds, hashed and compressed, nothing else.
 # WIDGETS_BUILDS names those builds (keys of pkg/assets.js, comma-separated).
-node scripts/build-widgets.mjs "$out" "${WIDGETS_OUT:-dist/widgets}" "${WIDGETS_BUILDS:-widgets,light}"
+node scripts/build-widgets.mjs "$out" "${WIDGETS_OUT:-dist/widgets}" "${WIDGETS_BUILDS:-card,widgets,light}"
 # The same elements for the demo site (www/demo/, gitignored there), whose companion serves pkg/
 # at /pkg, the full build among them (the demo signs in and hands it to its elements).
-if [ "$out" = pkg ]; then node scripts/build-widgets.mjs "$out" www/demo full,widgets,light --elements-only; fi
+if [ "$out" = pkg ]; then node scripts/build-widgets.mjs "$out" www/demo full,card,widgets,light --elements-only; fi
 
 # Each build's size as a browser fetches it (scripts/build-size.mjs, which bench/sec_size.py
 # runs too): every file gzip -9 on its own, summed; brotli beside it. Then what a partner's page

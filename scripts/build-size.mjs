@@ -15,6 +15,7 @@ export const BUILDS = [
   { name: "full", dir: ".", budgetKb: 72 },
   { name: "light", dir: "light", budgetKb: 50 },
   { name: "widgets", dir: "widgets", budgetKb: 40 },
+  { name: "card", dir: "card", budgetKb: 40 },
 ];
 
 const ENTRY = "fundraising_client";

@@ -19,6 +19,7 @@
 //
 // Modules generated at build time are imported as `generated:<name>` (GENERATED below): a source
 // never spells what a build or the service defines elsewhere.
+import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, posix } from "node:path";
@@ -56,7 +57,26 @@ const GENERATED = {
     const entries = Object.entries(builds).map(([name, { js, wasm }]) => `  ${name}: { js: ${url(js)}, wasm: ${url(wasm)} },`);
     return `export const BUILDS = {\n${entries.join("\n")}\n};\n`;
   },
+  /**
+   * A function per read of the service (`campaign(appId, shortName)`, `pages(appId, eventId,
+   * page, pageSize)`, ...) giving its path below the base URL: core's table of operations as
+   * JS, printed by a native generator from core (core/examples/js_operations.rs), so that an
+   * element's early request is addressed as the package addresses it.
+   */
+  operations: () => jsOperations(),
 };
+
+let operationsModule;
+
+/** The `generated:operations` module, from core's generator (built once per process). */
+function jsOperations() {
+  operationsModule ??= execFileSync("cargo", ["run", "-q", "-p", "fundraising-core", "--example", "js_operations"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return operationsModule;
+}
 
 /** The chosen builds of `pkgDir` (keys of its assets.js, by scripts/hash-assets.mjs), with their hashed paths. */
 export async function chosenBuilds(pkgDir, names) {

@@ -120,10 +120,11 @@ const manifest = {
   exports: {
     ".": { types: `./${ENTRY}.d.ts`, default: `./${ENTRY}.js` },
     [`./${ENTRY}_bg.wasm`]: `./${ENTRY}_bg.wasm`,
-    // The build without sign-in (scripts/build-pkg.sh's pkg/light/) and the widgets' build (a
-    // campaign and a donation's wait: pkg/widgets/), each with its own declarations.
+    // The build without sign-in (scripts/build-pkg.sh's pkg/light/), the widgets' build (a
+    // campaign and a donation's wait: pkg/widgets/) and the card's (a campaign: pkg/card/), each
+    // with its own declarations.
     ...Object.fromEntries(
-      ["light", "widgets"]
+      ["light", "widgets", "card"]
         .filter((build) => existsSync(join(out, build, `${ENTRY}.js`)))
         .flatMap((build) => [
           [`./${build}`, { types: `./${build}/${ENTRY}.d.ts`, default: `./${build}/${ENTRY}.js` }],

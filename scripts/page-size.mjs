@@ -17,7 +17,7 @@ export const PAGES = [
     name: "card",
     label: "a page with one `<fundraising-campaign>`",
     element: "widget.js",
-    build: "widgets",
+    build: "card",
     budget: 46_000,
     // the page, widget.js, the build's module and wasm, the campaign
     requests: 5,

@@ -206,7 +206,7 @@ async fn exchange(
                 .send()
                 .await
         }
-        None => builder.send().await,
+        None => super::early::send(builder).await,
     };
     let response = sent.map_err(failure)?;
     let status = response.status();

@@ -52,8 +52,8 @@ test("the element scripts: CORS, revalidated, brotli from the .br copy", async (
 });
 
 test("the hashed wasm: application/wasm, immutable, brotli", async () => {
-  // The widgets' build as the package names it (scripts/hash-assets.mjs), which the card loads.
-  const { widgets: build } = await import(pathToFileURL(join(root, "pkg", "assets.js")).href);
+  // The card's build as the package names it (scripts/hash-assets.mjs), which the card loads.
+  const { card: build } = await import(pathToFileURL(join(root, "pkg", "assets.js")).href);
   const { res, body } = await get(`pkg/${build.wasm}`);
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers["content-type"], "application/wasm");

@@ -3,7 +3,7 @@
 // serves npm packages does: the files, their types, `Access-Control-Allow-Origin: *`, nothing
 // built), embedded in a partner's page on another origin under the Content-Security-Policy
 // docs/widgets.md gives. The card renders with no CSP violation, fetching widget.js and of the
-// package the widgets' build's one module and its wasm; `loadPackage("full")` from that folder refuses with
+// package the card's build's one module and its wasm; `loadPackage("full")` from that folder refuses with
 // a message saying why (the folder holds the widgets' and the light build only).
 // Runs under `fundraising-sandbox exec` (FUNDRAISING_BASE_URL, FUNDRAISING_APP_ID).
 //
@@ -112,11 +112,11 @@ test("the packed fundraising-widgets, served as a CDN serves it, renders a card 
     await card.getByText("Demo Campaign: Clean Water for Everyone").waitFor({ timeout: 30_000 });
     await card.locator("[part=progress]").waitFor();
     // Everything of the widgets came from the CDN's folder of the package: widget.js, one module
-    // with nothing to import, and the widgets' build as one module and its wasm, hashed.
+    // with nothing to import, and the card's build as one module and its wasm, hashed.
     const widgets = fetched.filter((u) => !u.startsWith(partner) && !u.startsWith(baseUrl));
     assert.ok(widgets.every((u) => u.startsWith(`${cdn}/npm/fundraising-widgets@`)), widgets.join("\n"));
     assert.deepEqual(widgets.map((u) => new URL(u).pathname.replace(/^\/npm\/fundraising-widgets@[^/]+\//, "").replace(/\.[0-9a-f]{16}\./, ".")).sort(),
-      ["pkg/widgets/fundraising_client.js", "pkg/widgets/fundraising_client_bg.wasm", "widget.js"], widgets.join("\n"));
+      ["pkg/card/fundraising_client.js", "pkg/card/fundraising_client_bg.wasm", "widget.js"], widgets.join("\n"));
 
     // loadPackage("full") from the hosted folder: a clear refusal, not a 404 deep in a loader.
     await page.locator("#full").filter({ hasText: /\S/ }).waitFor();

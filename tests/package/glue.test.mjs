@@ -28,7 +28,7 @@ function stage(build) {
   };
 }
 
-for (const build of ["full", "light", "widgets"]) {
+for (const build of ["full", "light", "widgets", "card"]) {
   test(`${build}: every short name reaches the glue, and one left out fails`, () => {
     const s = stage(build);
     assert.equal(shortenGlue(s.raw, s.map, s.imports, s.exports), s.short, "the glue as built");

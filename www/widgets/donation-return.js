@@ -120,7 +120,7 @@ export class FundraisingDonationElement extends AttributeDrivenElement {
 
     this.#show({ state: "waiting", status: null, reference });
     try {
-      const { FundraisingClient } = await elementsPackage();
+      const { FundraisingClient } = await elementsPackage("widgets");
       if (signal.aborted) return;
       const client = new FundraisingClient({ appId, baseUrl });
       const options = {

@@ -13,6 +13,9 @@ export const PER_PAGE = { default: 10, min: 1, max: 100 };
 /** The most fundraising pages the service gives in one request (its `pageSize` limit). */
 const REQUEST_SIZE = 100;
 
+/** The size of each request for `limit` fundraisers, the first (page 1) among them. */
+export const firstPageSize = (limit) => Math.min(REQUEST_SIZE, limit);
+
 /**
  * The most requests for an event's pages in flight at once, once the first answer has told how
  * many there are. Four: the documented `limit` (500, five requests) then costs two round trips,
@@ -154,7 +157,7 @@ function fetched(first, answers, limit, complete) {
  * the requests still in flight and rejects.
  */
 export async function fetchPages(client, eventId, limit, signal, onFirst = () => {}) {
-  const pageSize = Math.min(REQUEST_SIZE, limit);
+  const pageSize = firstPageSize(limit);
   const read = async (page, abort) => {
     const answer = await client.getEventPages(eventId, { page, pageSize, signal: abort });
     const odd = oddMember(answer, eventId);

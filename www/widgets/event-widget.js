@@ -28,8 +28,9 @@
 // limit or per-page out of range, an answer with odd members) shows the error state and says
 // why on the console; nothing is thrown at the page.
 
-import { AttributeDrivenElement, el, elementsPackage } from "./widget-element.js";
-import { failure, fetchPages, imageOf, pageUrl, rank, readAttributes } from "./event-ranking.js";
+import { pages as pagesPath } from "generated:operations";
+import { AttributeDrivenElement, early, el, elementsPackage } from "./widget-element.js";
+import { failure, fetchPages, firstPageSize, imageOf, pageUrl, rank, readAttributes } from "./event-ranking.js";
 import { EVENT_TEXTS } from "./event-text.js";
 import { textAttributes, Words } from "./widget-text.js";
 
@@ -135,9 +136,12 @@ export class FundraisingEventElement extends AttributeDrivenElement {
     }
 
     this.#show({ kind: "loading" });
+    // The first page's request at once, beside the package's download and compile.
+    const handOver = early(options.baseUrl, () => pagesPath(options.appId, options.eventId, 1, firstPageSize(options.limit)), signal);
     try {
       const pkg = await elementsPackage("light");
       if (signal.aborted) return;
+      handOver(pkg);
       const client = new pkg.FundraisingClient({ appId: options.appId, baseUrl: options.baseUrl });
       this.#shown = 0;
       // The first answer on show while the others load: its fundraisers ranked, the element busy.

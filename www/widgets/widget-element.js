@@ -7,8 +7,8 @@
 // donation-return.js; scripts/build-widgets.mjs bundles each into one module with this file.
 
 // The builds served beside the element's file, each `{js, wasm}` (their content-hashed addresses
-// under pkg/), inlined by scripts/build-widgets.mjs: the hosted folder holds the widgets' and the
-// light build; the demo's companion serves the full build too.
+// under pkg/), inlined by scripts/build-widgets.mjs: the hosted folder holds the card's, the
+// widgets' and the light build; the demo's companion serves the full build too.
 import { BUILDS } from "generated:assets";
 import { THEME } from "./widget-theme.js";
 
@@ -41,6 +41,28 @@ export function loadPackage(build = "widgets") {
 }
 
 /**
+ * Starts an element's first request at once, beside the package's download and compile: a GET
+ * of `path()` (a read's path from `generated:operations`, core's table, never spelled here)
+ * below `baseUrl`, sent as the package sends it. Returns what hands its answer to the package
+ * (`adoptResponse`): the package's call to that address takes it as its first attempt and reads
+ * it with its own decoder; a failed answer leaves the call to make its own request. Nothing is
+ * sent early for a base-url that is no http(s) address (the package's call says what is wrong)
+ * or values that make no path.
+ */
+export function early(baseUrl, path, signal) {
+  let url;
+  try {
+    if (!/^https?:$/.test(new URL(baseUrl).protocol)) return () => {};
+    url = baseUrl.replace(/\/+$/, "") + path();
+  } catch {
+    return () => {};
+  }
+  const answer = fetch(url, { headers: { Accept: "application/json" }, signal });
+  answer.catch(() => {}); // a failure is the package's own call's to report
+  return (pkg) => pkg.adoptResponse?.(url, answer);
+}
+
+/**
  * The error of a browser that cannot run the widgets: the package's FundraisingError
  * "unsupported" from init(), or the constructed style sheet the shadow root needs (a strict CSP
  * blocks a `<style>` element). Its message says what is missing.
@@ -53,23 +75,24 @@ export function unsupportedError(cause) {
 }
 
 /** The builds, smallest first: each holds every operation of the one before it. */
-const BUILD_ORDER = ["widgets", "light", "full"];
+const BUILD_ORDER = ["card", "widgets", "light", "full"];
 
-/** Elements that need more than the widgets' build, by tag name, and the build each needs. */
-const NEEDS = { "fundraising-event": "light" };
+/** Elements that need more than the card's build, by tag name, and the build each needs. */
+const NEEDS = { "fundraising-donation": "widgets", "fundraising-event": "light" };
 
 const order = (build) => BUILD_ORDER.indexOf(build);
 
 /**
- * The package an element uses, which must hold the operations of build `needs` (`widgets`, the
- * default, or `light`): a build the page loads anyway when it covers them (the full build, which
- * the demo loads for sign-in, or the light build of another element), so one page never loads
- * two; else the smallest build that covers every element the page holds (a card on a page with
- * <fundraising-event> loads the light build, which both use).
+ * The package an element uses, which must hold the operations of build `needs` (`card`, `widgets`
+ * or `light`): a build the page loads anyway when it covers them (the full build, which the demo
+ * loads for sign-in, or the build of another element), so one page never loads two; else the
+ * smallest build served that covers every element the page holds (a card alone loads the card's
+ * build, a card beside <fundraising-donation> the widgets' build, beside <fundraising-event> the
+ * light build, which they all use).
  */
-export function elementsPackage(needs = "widgets") {
+export function elementsPackage(needs) {
   for (const build of BUILD_ORDER.slice(order(needs))) if (loaded[build]) return loaded[build];
-  let build = needs;
+  let build = BUILD_ORDER.slice(order(needs)).find((name) => BUILDS[name]) ?? needs;
   for (const [tag, wanted] of Object.entries(NEEDS)) {
     if (order(wanted) > order(build) && BUILDS[wanted] && document.getElementsByTagName(tag).length > 0) build = wanted;
   }

@@ -13,18 +13,20 @@
 // third-party reference. docs/widgets.md has the whole list.
 //
 // What a visitor pays: the element loads nothing until it comes near the viewport
-// (IntersectionObserver; loading="eager" starts at once), then the widgets' build of the
-// package (pkg/widgets/: a campaign and a donation's wait, nothing else) under its
-// content-hashed names (pkg/assets.js), which the companion serves compressed and as immutable,
-// so a returning visitor fetches no wasm at all. A page with <fundraising-event> loads the
-// light build instead (it has the event's pages too), one build for all its elements.
+// (IntersectionObserver; loading="eager" starts at once), then the card's build of the
+// package (pkg/card/: a campaign, nothing else) under its content-hashed names (pkg/assets.js),
+// which the companion serves compressed and as immutable, so a returning visitor fetches no wasm
+// at all, with the campaign's request sent beside it. A page with <fundraising-donation> loads
+// the widgets' build instead (a donation's wait too), one with <fundraising-event> the light
+// build (the event's pages too): one build for all its elements.
 //
 // Analytics: `fundraising-view` when an element is first at least half in view with its content
 // on show. The elements set no cookie, store nothing and call no one but the service; a card
 // carries the page address's campaign tags (utm_*, click ids) onto its Donate link only with
 // `carry-attribution`, and only names of ATTRIBUTION (widget-giving.js).
 
-import { AttributeDrivenElement, el, elementsPackage, missingAttributes } from "./widget-element.js";
+import { campaign as campaignPath } from "generated:operations";
+import { AttributeDrivenElement, early, el, elementsPackage, missingAttributes } from "./widget-element.js";
 import { attribution, donateUrl, givingWindow, withAttribution } from "./widget-giving.js";
 import { CAMPAIGN_TEXTS, textAttributes, Words } from "./widget-text.js";
 
@@ -117,9 +119,12 @@ export class FundraisingCampaignElement extends AttributeDrivenElement {
     }
 
     this.#show({ kind: "loading" });
+    // The campaign's request at once, beside the package's download and compile.
+    const handOver = early(baseUrl, () => campaignPath(appId, shortName), signal);
     try {
-      const pkg = await elementsPackage();
+      const pkg = await elementsPackage("card");
       if (signal.aborted) return;
+      handOver(pkg);
       const client = new pkg.FundraisingClient({ appId, baseUrl });
       const campaign = await client.getCampaign(shortName, { signal });
       if (signal.aborted) return;
