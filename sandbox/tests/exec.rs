@@ -239,13 +239,46 @@ fn send(pid: u32, sig: i32) {
     }
 }
 
+/// How `exec` itself is started: with SIGINT and SIGQUIT at their defaults (a terminal's
+/// foreground job), or ignored (a background job of a non-interactive shell, `cmd &`, which
+/// POSIX starts so). Each test names the one it tests instead of inheriting its runner's.
+#[derive(Debug, Clone, Copy)]
+enum Start {
+    Default,
+    Background,
+}
+
+impl Start {
+    fn apply(self, command: &mut Command) -> &mut Command {
+        use std::os::unix::process::CommandExt;
+        let disposition = match self {
+            Start::Default => libc::SIG_DFL,
+            Start::Background => libc::SIG_IGN,
+        };
+        // SAFETY: signal(2) only, between fork and exec; nothing is allocated.
+        unsafe {
+            command.pre_exec(move || {
+                libc::signal(libc::SIGINT, disposition);
+                libc::signal(libc::SIGQUIT, disposition);
+                Ok(())
+            })
+        }
+    }
+}
+
 /// Starts `exec -- sh -c SCRIPT` and waits until the script has written `ready`.
 fn started(args: &[&str], script: &str, ready: &Path) -> std::process::Child {
-    let child = Command::new(EXE)
+    started_as(Start::Default, args, script, ready)
+}
+
+fn started_as(start: Start, args: &[&str], script: &str, ready: &Path) -> std::process::Child {
+    let child = start
+        .apply(&mut Command::new(EXE))
         .arg("exec")
         .args(args)
         .args(["--", "sh", "-c", script])
         .stdin(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     wait_until(30, "the command never started", || ready.exists());
@@ -264,22 +297,53 @@ fn the_run_folder_is_private_to_its_owner_and_removed() {
 }
 
 /// A shell waiting for its child gets SIGINT with the child: `exec` ends at once, not when
-/// the child would have.
+/// the child would have, with 130 and none of the failure's output; and so it does when
+/// `exec` was started with SIGINT ignored.
 #[test]
 fn sigint_reaches_the_commands_whole_group() {
-    let dir = tempfile::tempdir().unwrap();
-    let ready = dir.path().join("ready");
-    let script = format!("touch {}; sleep 30; :", ready.display());
-    let mut child = started(&[], &script, &ready);
-    let sent = Instant::now();
-    send(child.id(), 2);
-    let status = child.wait().unwrap();
-    assert!(
-        sent.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        sent.elapsed()
-    );
-    assert_eq!(status.code(), Some(130));
+    for start in [Start::Default, Start::Background] {
+        let dir = tempfile::tempdir().unwrap();
+        let ready = dir.path().join("ready");
+        let script = format!("touch {}; sleep 30; :", ready.display());
+        let child = started_as(start, &[], &script, &ready);
+        let sent = Instant::now();
+        send(child.id(), 2);
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            sent.elapsed() < Duration::from_secs(10),
+            "{start:?}: {:?}",
+            sent.elapsed()
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{start:?}: {stderr}");
+        // A stop asked for is no failure: no servers' logs.
+        assert!(!stderr.contains("last lines"), "{start:?}: {stderr}");
+    }
+}
+
+/// The command gets SIGINT and SIGQUIT at their defaults even when `exec` was started with
+/// them ignored (the signal mask of ignored signals, as the kernel reports it).
+#[test]
+fn the_command_starts_with_sigint_and_sigquit_at_their_defaults() {
+    let out = Start::Background
+        .apply(&mut Command::new(EXE))
+        .args(["exec", "--", "sh", "-c"])
+        .arg("grep '^SigIgn:' /proc/$$/status; grep '^SigIgn:' /proc/self/status")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let masks: Vec<u64> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("SigIgn:"))
+        .map(|mask| u64::from_str_radix(mask.trim(), 16).unwrap())
+        .collect();
+    assert_eq!(masks.len(), 2, "{stdout}");
+    let int_or_quit = (1 << (libc::SIGINT - 1)) | (1 << (libc::SIGQUIT - 1));
+    for mask in masks {
+        assert_eq!(mask & int_or_quit, 0, "ignored signals {mask:#x}");
+    }
 }
 
 /// What the command started in the background ends with it: on SIGTERM to exec, and when

@@ -341,7 +341,7 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
         let result = match started {
             Ok(()) => run_command(&args.command, &env, run.guard())
                 .await
-                .map(exit_code),
+                .map(|ended| (exit_code(ended.status), ended.stopped)),
             Err(e) => Err(e),
         };
         for companion in companions {
@@ -359,8 +359,9 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
     for server in servers {
         let _ = server.await;
     }
-    // A start failure's message holds the log that explains it; a failed command gets them all.
-    if matches!(outcome, Ok(code) if code != 0) {
+    // A start failure's message holds the log that explains it; a failed command gets them
+    // all, unless it ended because it was asked to (a Ctrl-C): that is no failure to explain.
+    if matches!(outcome, Ok((code, false)) if code != 0) {
         report_logs(run, &plan.companions);
     }
     if run.kept() {
@@ -369,7 +370,7 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
             run.path().display()
         );
     }
-    outcome
+    outcome.map(|(code, _)| code)
 }
 
 /// After a failure: the end of every server log, on stderr.
