@@ -373,13 +373,15 @@ fn no_grandchild_outlives_exec() {
     });
 }
 
-/// A stand-in companion: answers every GET with 200 on its `--listen` address, and leaves its
-/// pid in the folder `FAKE_COMPANION_PIDS`.
+/// A stand-in companion: answers every GET with 200 on its `--listen` address, and leaves a
+/// file named after its pid in the folder given as `--pids`, holding its arguments and its
+/// environment (JSON).
 const FAKE_COMPANION: &str = r#"#!/usr/bin/env python3
-import http.server, os, sys
+import http.server, json, os, sys
 args = sys.argv[1:]
 host, port = args[args.index("--listen") + 1].rsplit(":", 1)
-open(os.path.join(os.environ["FAKE_COMPANION_PIDS"], str(os.getpid())), "w").close()
+with open(os.path.join(args[args.index("--pids") + 1], str(os.getpid())), "w") as f:
+    json.dump({"args": args, "env": dict(os.environ)}, f)
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.send_response(200)
@@ -390,17 +392,94 @@ class Handler(http.server.BaseHTTPRequestHandler):
 http.server.HTTPServer((host, int(port)), Handler).serve_forever()
 "#;
 
+/// The stand-in companion in `dir` and the folder its pid files go to.
+fn fake_companion(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let fake = dir.join("fake-companion");
+    std::fs::write(&fake, FAKE_COMPANION).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let pids = dir.join("pids");
+    std::fs::create_dir(&pids).unwrap();
+    (fake, pids)
+}
+
+/// A companion gets the application's secret, a cookie key of the run's, and of `exec`'s
+/// environment only what locates programs and files: no `COMPANION_*` variable (which would
+/// set its flags, e.g. another deployment's Redis) and no proxy variable.
+#[test]
+fn a_companion_gets_only_the_environment_exec_means_it_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, pids) = fake_companion(dir.path());
+    let out = Command::new(EXE)
+        .args(["exec", "--companion", "--companion-bin"])
+        .arg(&fake)
+        .arg("--companion-arg=--pids")
+        .arg(format!("--companion-arg={}", pids.display()))
+        .args(["--", "true"])
+        .env("COMPANION_REDIS_URL", "redis://elsewhere.example:6379")
+        .env("COMPANION_STATIC_DIR", "/")
+        .env("HTTP_PROXY", "http://127.0.0.1:9")
+        .env("https_proxy", "http://127.0.0.1:9")
+        .env("ALL_PROXY", "http://127.0.0.1:9")
+        .env("SOME_SECRET_OF_THE_SHELL", "x")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen = std::fs::read_dir(&pids)
+        .unwrap()
+        .next()
+        .expect("the companion started")
+        .unwrap()
+        .path();
+    let seen: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(seen).unwrap()).unwrap();
+    let env = seen["env"].as_object().unwrap();
+    assert_eq!(env["FUNDRAISING_CLIENT_SECRET"], "demo-secret", "{env:?}");
+    assert!(env.contains_key("PATH"), "{env:?}");
+    for name in [
+        "COMPANION_REDIS_URL",
+        "COMPANION_STATIC_DIR",
+        "HTTP_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+        "SOME_SECRET_OF_THE_SHELL",
+    ] {
+        assert!(!env.contains_key(name), "the companion inherited {name}");
+    }
+    // Nor anything else of the test's own environment (but what a shell script in front of
+    // the interpreter, a pyenv shim, sets again).
+    for (name, _) in std::env::vars() {
+        let relaunched = ["PWD", "OLDPWD", "SHLVL", "_"].contains(&name.as_str())
+            || name.trim_start_matches('_').starts_with("PYENV");
+        assert!(
+            relaunched
+                || fundraising_sandbox::exec::COMPANION_ENV.contains(&name.as_str())
+                || !env.contains_key(&name),
+            "the companion inherited {name}"
+        );
+    }
+    let args: Vec<&str> = seen["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let key = args.iter().position(|a| *a == "--cookie-key-file");
+    assert!(key.is_some(), "{args:?}");
+}
+
 /// SIGKILL to exec: nothing can run in exec any more, and still the companion, the command
 /// with what it started, and the run folder are all gone shortly after.
 #[test]
 fn sigkill_to_exec_leaves_no_process_and_no_folder() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let fake = dir.path().join("fake-companion");
-    std::fs::write(&fake, FAKE_COMPANION).unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let pids = dir.path().join("pids");
-    std::fs::create_dir(&pids).unwrap();
+    let (fake, pids) = fake_companion(dir.path());
     let ready = dir.path().join("ready");
     let script = format!(
         "echo \"$FUNDRAISING_RUN_DIR\" > {dir}/run; sleep 300 & echo $! > {dir}/grandchild; echo $$ > {dir}/command; touch {ready}; wait",
@@ -410,8 +489,9 @@ fn sigkill_to_exec_leaves_no_process_and_no_folder() {
     let mut child = Command::new(EXE)
         .args(["exec", "--companion", "--companion-bin"])
         .arg(&fake)
+        .arg("--companion-arg=--pids")
+        .arg(format!("--companion-arg={}", pids.display()))
         .args(["--", "sh", "-c", &script])
-        .env("FAKE_COMPANION_PIDS", &pids)
         .stdin(Stdio::null())
         .spawn()
         .unwrap();

@@ -67,6 +67,41 @@ async fn key_is_generated_on_first_start_and_kept() {
     assert_eq!(second.signing_key().kid(), kid);
 }
 
+/// The key file is written without ever being readable by others and without following a link
+/// placed at its name or beside it: the victim of a link stays untouched, the key is a regular
+/// file of mode 0600.
+#[cfg(unix)]
+#[test]
+fn the_key_file_is_private_and_follows_no_link() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("dir");
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, "").unwrap();
+    let path = dir.path().join("signing-key.pem");
+    // Where a writer that names its temporary file after the key would write.
+    std::os::unix::fs::symlink(&victim, dir.path().join("signing-key.pem.tmp")).unwrap();
+    std::os::unix::fs::symlink(&victim, &path).unwrap();
+    test_key().save(&path).expect("save");
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "",
+        "wrote through a link"
+    );
+    let meta = std::fs::symlink_metadata(&path).unwrap();
+    assert!(meta.file_type().is_file());
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        test_key().to_pem().unwrap()
+    );
+    // Nothing else is left beside it but the links the test made.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+}
+
 async fn page_error(uri: &str) {
     let t = open_default();
     let reply = call(&t.identity(), get(uri)).await;

@@ -40,8 +40,8 @@ use tokio::time::Instant;
 
 use command::run_command;
 pub use command::{exit_code, COMMAND_GRACE};
-pub use companion::STOP_GRACE;
 use companion::{http_ok, tail, Companion};
+pub use companion::{COMPANION_ENV, STOP_GRACE};
 pub use guard::{guard_main, Guard, GUARD_SUBCOMMAND};
 pub use plan::{default_exec_config, expand, CompanionSpec, Plan, Site};
 
@@ -298,6 +298,14 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
         let deadline = Instant::now() + Duration::from_secs(args.ready_timeout_secs);
         let mut companions = Vec::new();
         let started = async {
+            // One key for the run's companions, in the private run folder: their cookies are
+            // sealed with a key kept for the run rather than a random one they warn about.
+            let cookie_key = run.path().join("cookie-key");
+            if !plan.companions.is_empty() {
+                let material: [u8; 32] = rand::random();
+                let hex: String = material.iter().map(|b| format!("{b:02x}")).collect();
+                crate::keys::write_private(&cookie_key, hex.as_bytes())?;
+            }
             for ((spec, app), addr) in plan.companions.iter().zip(&apps).zip(&companion_addrs) {
                 let mut flags = vec![
                     "--listen".to_owned(),
@@ -313,6 +321,10 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
                     "--allowed-origin".into(),
                     format!("http://{dev_server}"),
                 ];
+                if !spec.args.iter().any(|a| a.starts_with("--cookie-key-file")) {
+                    flags.push("--cookie-key-file".into());
+                    flags.push(cookie_key.display().to_string());
+                }
                 for arg in &spec.args {
                     flags.push(expand(arg, lookup)?);
                 }
