@@ -54,7 +54,7 @@ impl IntoResponseParts for SetCookies {
 }
 /// Lifetime the browser keeps the cookie (the identity server decides how long the refresh
 /// token really lives).
-const MAX_AGE_SECONDS: u64 = 30 * 24 * 3600;
+pub(crate) const MAX_AGE_SECONDS: u64 = 30 * 24 * 3600;
 
 /// What the sealed cookie carries: the newest refresh token and what a refresh needs to
 /// answer in the same shape as the sign-in.
@@ -75,6 +75,29 @@ pub struct SessionData {
     /// BFF mode only: when the access token expires, milliseconds since the Unix epoch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<i64>,
+    /// The session's own id, made at sign-in and kept across rotations: what a sign-out
+    /// records as ended, so that no copy of any of its cookies opens afterwards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<String>,
+    /// Until when this cookie opens, milliseconds since the Unix epoch (sealed when it is
+    /// set: a copy replayed later than the browser would keep it does not open).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<i64>,
+}
+
+impl SessionData {
+    /// A fresh session id (128 random bits, hex).
+    pub fn new_sid() -> String {
+        let id: [u8; 16] = rand::random();
+        id.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }
 
 /// Outcome of reading the session cookie from a request.
@@ -114,7 +137,9 @@ pub fn session_from_headers(key: &CookieKey, headers: &HeaderMap) -> CookieState
             HeaderValue::from_str(&format!("{COOKIE_NAME}={value}")).ok()?,
         );
         let cookie = PrivateCookieJar::from_headers(&one, key.key().clone()).get(COOKIE_NAME)?;
-        serde_json::from_str::<SessionData>(cookie.value()).ok()
+        serde_json::from_str::<SessionData>(cookie.value())
+            .ok()
+            .filter(|s| s.until.is_none_or(|until| until > unix_ms()))
     });
     match opened {
         Some(session) => CookieState::Valid(session),
@@ -133,7 +158,9 @@ fn session_cookie_attributes(value: String, path: &'static str, secure: bool) ->
 
 /// The `Set-Cookie` values storing a session, sealed by the private jar (one per path).
 pub fn session_cookie(key: &CookieKey, session: &SessionData, scope: CookieScope) -> SetCookies {
-    let Ok(json) = serde_json::to_string(session) else {
+    let mut session = session.clone();
+    session.until = Some(unix_ms() + MAX_AGE_SECONDS as i64 * 1000);
+    let Ok(json) = serde_json::to_string(&session) else {
         return clear_cookie(scope);
     };
     let mut cookie = session_cookie_attributes(json, scope.paths[0], scope.secure);
@@ -194,6 +221,8 @@ mod tests {
             scope: None,
             access_token: None,
             expires_at: None,
+            sid: Some("sid-1".into()),
+            until: None,
         }
     }
 
