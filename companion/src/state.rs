@@ -50,7 +50,12 @@ impl AppState {
         let metrics = settings.metrics.then(|| Arc::new(Metrics::new()));
         let provider = Arc::new(Provider::new(&settings, metrics.clone())?);
         let refreshes = RefreshFlights::new(&settings, metrics.clone())?;
-        let api_http = Upstream::new("api", settings.upstream_timeout, metrics.clone())?;
+        let api_http = Upstream::new(
+            "api",
+            settings.upstream_timeout,
+            settings.upstream_proxy_from_env,
+            metrics.clone(),
+        )?;
         let ended = EndedSessions::new(
             settings.redis_url.as_ref().map(|url| url.expose()),
             metrics.clone(),

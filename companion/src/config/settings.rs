@@ -35,6 +35,9 @@ pub struct Settings {
     pub pkg_dir: Option<PathBuf>,
     /// Timeout of each upstream call.
     pub upstream_timeout: Duration,
+    /// Whether the upstream calls go through the proxies the environment names
+    /// (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`); never to a loopback server.
+    pub upstream_proxy_from_env: bool,
     /// The resource API the served pages call (narrows their CSP's `connect-src`); in BFF
     /// mode the proxy's upstream.
     pub api_url: Option<Url>,
@@ -70,6 +73,7 @@ impl Settings {
             static_dir: None,
             pkg_dir: None,
             upstream_timeout: Duration::from_millis(10_000),
+            upstream_proxy_from_env: false,
             api_url: None,
             bff: false,
             redis_url: None,
