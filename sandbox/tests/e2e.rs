@@ -644,3 +644,55 @@ async fn a_dropped_connection_is_no_answer_at_all_and_the_token_delay_is_a_fault
     assert_eq!(statuses, [&Value::Null, &Value::from(200)]);
     assert!(log["requests"][0]["fault"].is_u64());
 }
+
+/// Without `--data-dir` the data (with the signing key) goes to the user's data folder, never
+/// into the folder the sandbox is started from (an application's source tree): the key file
+/// there is its owner's alone.
+#[cfg(unix)]
+#[test]
+fn the_default_data_folder_is_outside_the_current_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let app = tempfile::tempdir().expect("app dir");
+    let home = tempfile::tempdir().expect("home");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fundraising-sandbox"))
+        .args([
+            "--api-listen",
+            "127.0.0.1:0",
+            "--identity-listen",
+            "127.0.0.1:0",
+        ])
+        .current_dir(app.path())
+        .env("HOME", home.path())
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("SANDBOX_DATA_DIR")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the sandbox binary");
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let started = stdout
+        .lines()
+        .map_while(Result::ok)
+        .any(|line| line.starts_with("sandbox identity listening on "));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(started, "the sandbox did not start");
+    let key = home
+        .path()
+        .join(".local/share/fundraising-sandbox/signing-key.pem");
+    let mode = std::fs::metadata(&key)
+        .expect("the key file")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let dir_mode = std::fs::metadata(key.parent().unwrap())
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(dir_mode & 0o777, 0o700);
+    assert_eq!(
+        std::fs::read_dir(app.path()).unwrap().count(),
+        0,
+        "the sandbox wrote into the current folder"
+    );
+}
