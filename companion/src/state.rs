@@ -186,6 +186,8 @@ impl AppState {
 }
 
 /// A request's session cookie, read and checked against the sign-outs.
+// One per request, matched at once: boxing the session would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub(crate) enum Live {
     /// No session cookie was sent.

@@ -295,8 +295,7 @@ fn the_environments_proxy_never_carries_a_call_to_this_machine() {
         command.env_remove("NO_PROXY").env_remove("no_proxy");
         let process = Process::spawn(command);
         let deadline = Instant::now() + Duration::from_secs(20);
-        let mut request = String::new();
-        loop {
+        let request = loop {
             match identity.accept() {
                 Ok((mut stream, _)) => {
                     stream.set_nonblocking(false).unwrap();
@@ -305,8 +304,7 @@ fn the_environments_proxy_never_carries_a_call_to_this_machine() {
                         .unwrap();
                     let mut buf = [0u8; 1024];
                     let n = stream.read(&mut buf).unwrap_or(0);
-                    request = String::from_utf8_lossy(&buf[..n]).into_owned();
-                    break;
+                    break String::from_utf8_lossy(&buf[..n]).into_owned();
                 }
                 Err(_) => {
                     assert!(
@@ -317,7 +315,7 @@ fn the_environments_proxy_never_carries_a_call_to_this_machine() {
                     std::thread::sleep(Duration::from_millis(20));
                 }
             }
-        }
+        };
         assert!(
             request.starts_with("GET /.well-known/openid-configuration HTTP/1.1"),
             "asked {asked}: {request}"

@@ -101,6 +101,8 @@ fn unix_ms() -> i64 {
 }
 
 /// Outcome of reading the session cookie from a request.
+// One per request, matched at once: boxing the session would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum CookieState {
     /// No session cookie was sent.

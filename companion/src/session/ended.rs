@@ -195,10 +195,11 @@ mod tests {
         for i in 0..MAX_LOCAL_ENDED {
             ended.end(&format!("x{i}")).await.unwrap();
         }
-        let local = ended.local.lock().unwrap();
-        assert_eq!(local.until.len(), MAX_LOCAL_ENDED);
-        assert_eq!(local.order.len(), MAX_LOCAL_ENDED);
-        drop(local);
+        {
+            let local = ended.local.lock().unwrap();
+            assert_eq!(local.until.len(), MAX_LOCAL_ENDED);
+            assert_eq!(local.order.len(), MAX_LOCAL_ENDED);
+        }
         // The oldest went first.
         assert_eq!(ended.is_ended("s1").await, Ok(false));
         assert_eq!(ended.is_ended("x1").await, Ok(true));
