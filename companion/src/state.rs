@@ -5,7 +5,7 @@ use crate::error::Error;
 use crate::metrics::Metrics;
 use crate::oidc::Provider;
 use crate::refresh::{self, RefreshFlights};
-use crate::session::{session_from_headers, CookieState, EndedSessions, SessionData};
+use crate::session::{session_in, CookieState, EndedSessions, SessionData};
 use crate::upstream::Upstream;
 use axum::http::HeaderMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -174,7 +174,8 @@ impl AppState {
     /// failure is logged): the session check and sign-in never wait on Redis, and a refresh
     /// needs Redis anyway.
     pub(crate) async fn live_session(&self, headers: &HeaderMap) -> Live {
-        match session_from_headers(&self.inner.settings.cookie_key, headers) {
+        let settings = &self.inner.settings;
+        match session_in(&settings.cookie_key, settings.cookie_scope(), headers) {
             CookieState::Absent => Live::Absent,
             CookieState::Invalid => Live::Invalid,
             CookieState::Valid(session) => match &session.sid {
