@@ -1358,6 +1358,17 @@ async fn identity_pages_send_csp_frame_and_nosniff_headers_with_nothing_inline()
         Some("nosniff")
     );
     assert!(css.body.contains("font-family"));
+    // So is the icon they name (and browsers ask for on their own): no 404 in a pop-up.
+    assert!(login_page
+        .body
+        .contains("<link rel=\"icon\" href=\"/favicon.ico\" type=\"image/svg+xml\">"));
+    let icon = call(&app, get("/favicon.ico")).await;
+    assert_eq!(icon.status, StatusCode::OK);
+    assert_eq!(
+        icon.header("content-type").as_deref(),
+        Some("image/svg+xml")
+    );
+    assert!(icon.body.starts_with("<svg"));
 }
 
 // ---------------------------------------------------------------- token endpoint errors in RFC 6749 form
