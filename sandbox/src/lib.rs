@@ -35,7 +35,8 @@ pub use api::{ApiError, FIELD_LIMITS, MAX_EVENT_BODY_BYTES, MAX_URI_BYTES};
 pub use app::{api_app, identity_app};
 pub use clock::Clock;
 pub use config::{
-    Application, Config, Secret, StagedDonation, User, DEFAULT_CONFIG_TOML, MAX_STAGED_DONATIONS,
+    Application, Config, OpenerPolicy, Secret, StagedDonation, User, DEFAULT_CONFIG_TOML,
+    MAX_STAGED_DONATIONS,
 };
 pub use error::{Result, SandboxError};
 pub use faults::{

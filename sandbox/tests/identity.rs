@@ -1553,3 +1553,40 @@ async fn a_session_refreshed_thousands_of_times_keeps_the_token_store_bounded() 
     assert_eq!(refresh(&app, &rt).await.json()["error"], "invalid_grant");
     assert_eq!(t.sandbox.grants().tokens().counts(now), (0, 0, 0));
 }
+
+/// `identity_opener_policy` makes every page of the identity server send that
+/// `Cross-Origin-Opener-Policy` (as an identity provider may), to test a sign-in pop-up
+/// severed from its opener; nothing else carries it, and without it no page does.
+#[tokio::test]
+async fn an_opener_policy_is_sent_on_the_identity_pages_when_asked() {
+    let config = Config::from_toml(&format!(
+        "identity_opener_policy = \"same-origin\"\n{}",
+        fundraising_sandbox::DEFAULT_CONFIG_TOML
+    ))
+    .expect("config");
+    let t = open(config);
+    let app = t.identity();
+    let login_path = call(&app, get(&authorize_uri(&[]))).await.location();
+    let login_page = call(&app, get(&login_path)).await;
+    assert_eq!(
+        login_page.header("cross-origin-opener-policy").as_deref(),
+        Some("same-origin")
+    );
+    let (cookie, consent) = login(&app, &authorize_uri(&[])).await;
+    let consent_page = call(&app, get_with_cookie(&consent, &cookie)).await;
+    assert_eq!(
+        consent_page.header("cross-origin-opener-policy").as_deref(),
+        Some("same-origin")
+    );
+    let discovery = call(&app, get("/.well-known/openid-configuration")).await;
+    assert!(discovery.header("cross-origin-opener-policy").is_none());
+
+    let plain = open_default();
+    let app = plain.identity();
+    let login_path = call(&app, get(&authorize_uri(&[]))).await.location();
+    assert!(call(&app, get(&login_path))
+        .await
+        .header("cross-origin-opener-policy")
+        .is_none());
+    assert!(Config::from_toml("identity_opener_policy = \"sometimes\"").is_err());
+}
