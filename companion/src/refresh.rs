@@ -67,6 +67,8 @@ async fn refresh_upstream(upstream: Upstream, session: SessionData) -> Result<Re
         redirect_uri: session.redirect_uri,
         profile,
         scope: answer.scope.clone(),
+        sid: session.sid,
+        until: None,
     };
     Ok(Refreshed { answer, session })
 }

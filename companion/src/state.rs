@@ -5,7 +5,9 @@ use crate::error::Error;
 use crate::metrics::Metrics;
 use crate::oidc::Provider;
 use crate::refresh::{self, RefreshFlights};
+use crate::session::{session_in, CookieState, EndedSessions, SessionData};
 use crate::upstream::Upstream;
+use axum::http::HeaderMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,6 +24,8 @@ pub struct AppState {
 pub(crate) struct Inner {
     pub(crate) settings: Settings,
     pub(crate) refreshes: RefreshFlights,
+    /// The sessions ended by a sign-out (here, and in Redis with `--redis-url`).
+    pub(crate) ended: EndedSessions,
     /// The identity server's client, and what a refresh needs of the settings.
     pub(crate) refresh_upstream: refresh::Upstream,
     /// The clients of the resource API (BFF mode's proxy): the upstream timeout, no redirects
@@ -46,7 +50,18 @@ impl AppState {
         let metrics = settings.metrics.then(|| Arc::new(Metrics::new()));
         let provider = Arc::new(Provider::new(&settings, metrics.clone())?);
         let refreshes = RefreshFlights::new(&settings, metrics.clone())?;
-        let api_http = Upstream::new("api", settings.upstream_timeout, metrics.clone())?;
+        let api_http = Upstream::new(
+            "api",
+            settings.upstream_timeout,
+            settings.upstream_proxy_from_env,
+            metrics.clone(),
+        )?;
+        let ended = EndedSessions::new(
+            settings.redis_url.as_ref().map(|url| url.expose()),
+            metrics.clone(),
+            settings.clock.clone(),
+        )
+        .map_err(|_| Error::Config("--redis-url is not a usable Redis address".into()))?;
         let refresh_upstream = refresh::Upstream {
             provider,
             bff: settings.bff,
@@ -55,6 +70,7 @@ impl AppState {
             inner: Arc::new(Inner {
                 settings,
                 refreshes,
+                ended,
                 refresh_upstream,
                 api_http,
                 metrics,
@@ -148,4 +164,39 @@ impl AppState {
     pub(crate) fn refreshes(&self) -> &RefreshFlights {
         &self.inner.refreshes
     }
+
+    pub(crate) fn ended(&self) -> &EndedSessions {
+        &self.inner.ended
+    }
+
+    /// The session of a request's cookie, unless a sign-out ended it (on any instance). While
+    /// Redis does not answer, an instance knows the sign-outs it made or already saw (the
+    /// failure is logged): the session check and sign-in never wait on Redis, and a refresh
+    /// needs Redis anyway.
+    pub(crate) async fn live_session(&self, headers: &HeaderMap) -> Live {
+        let settings = &self.inner.settings;
+        match session_in(&settings.cookie_key, settings.cookie_scope(), headers) {
+            CookieState::Absent => Live::Absent,
+            CookieState::Invalid => Live::Invalid,
+            CookieState::Valid(session) => match &session.sid {
+                Some(sid) if self.inner.ended.is_ended(sid).await.unwrap_or(false) => Live::Ended,
+                _ => Live::Valid(session),
+            },
+        }
+    }
+}
+
+/// A request's session cookie, read and checked against the sign-outs.
+// One per request, matched at once: boxing the session would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub(crate) enum Live {
+    /// No session cookie was sent.
+    Absent,
+    /// A cookie that does not open.
+    Invalid,
+    /// A session a sign-out ended: its cookie is cleared and nothing goes upstream for it.
+    Ended,
+    /// A live session.
+    Valid(SessionData),
 }

@@ -12,6 +12,8 @@ use common::redis::RedisServer;
 use common::*;
 use fundraising_companion::session::KEY_PREFIX;
 use fundraising_companion::{CookieKey, Secret};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Settings of an instance sharing `key` and the Redis at `redis_url`.
@@ -436,7 +438,8 @@ async fn a_refresh_redis_misses_is_still_answered_and_shared_once_redis_is_back(
                 .is_some_and(|v| v.starts_with("D:"))
         })
         .await,
-        "the refresh is shared once Redis is back"
+        "the refresh is shared once Redis is back: {:?}",
+        redis_entries(&url).await
     );
     let late = post(&b, "/auth/refresh", None, Some(&cookie1)).await;
     assert_eq!(late.status, 200, "{}", late.body);
@@ -607,4 +610,106 @@ async fn a_claim_redis_carries_out_late_is_given_up_and_the_retry_works_at_once(
         );
     }
     assert_eq!(identity.token_calls(), calls + 1, "one refresh upstream");
+}
+
+/// A resource API (the real sandbox's, in process) that counts the requests reaching it.
+async fn counted_api(identity: &Identity) -> (Served, String, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    let router = fundraising_sandbox::api_app(identity.sandbox.clone().with_public_base_url(&url))
+        .layer(axum::middleware::from_fn(
+            move |req: axum::extract::Request, next: axum::middleware::Next| {
+                counter.fetch_add(1, Ordering::SeqCst);
+                next.run(req)
+            },
+        ));
+    (serve(router, Some(listener)).await, url, calls)
+}
+
+/// A proxied call as the served page makes it.
+async fn api_get(companion: &Companion, path: &str, cookie: &str) -> Reply {
+    let request = client()
+        .get(format!("{}{path}", companion.url))
+        .header("origin", ORIGIN)
+        .header("x-fundraising-client", "1")
+        .header("cookie", cookie);
+    Reply::from(request.send().await.expect("send")).await
+}
+
+/// Sign-out on one instance ends the session on every instance at once: the current cookie and
+/// one rotated a moment before (within the grace window, where its refresh's outcome would be
+/// answered) both get 401 and an inactive `/auth/session` on both instances, with no upstream
+/// call for them; in BFF mode nothing more reaches the resource API for them.
+#[tokio::test]
+async fn sign_out_on_one_instance_ends_every_copy_of_the_session_on_every_instance() {
+    let redis = RedisServer::start();
+    for bff in [false, true] {
+        let identity = start_identity().await;
+        let (_api, api_url, api_calls) = counted_api(&identity).await;
+        let key = shared_key();
+        let make = || {
+            let mut s = instance(&identity, &key, &redis.url());
+            if bff {
+                s.bff = true;
+                s.api_url = Some(api_url.parse().unwrap());
+            }
+            s
+        };
+        let a = start_companion(make()).await;
+        let b = start_companion(make()).await;
+        let old = signed_in(&identity, &a).await;
+        let rotated = post(&a, "/auth/refresh", None, Some(&old)).await;
+        assert_eq!(rotated.status, 200, "{}", rotated.body);
+        let current = rotated.cookie();
+        if bff {
+            let call = api_get(&b, "/api/campaign/byshortname/demo-campaign", &current).await;
+            assert_eq!(call.status, 200, "bff {bff}: {}", call.body);
+        }
+
+        let out = post(&b, "/auth/logout", None, Some(&current)).await;
+        assert_eq!(out.status, 204, "bff {bff}: {}", out.body);
+
+        let (token_calls, api_before) = (identity.token_calls(), api_calls.load(Ordering::SeqCst));
+        for companion in [&a, &b] {
+            for cookie in [&old, &current] {
+                let refreshed = post(companion, "/auth/refresh", None, Some(cookie)).await;
+                assert_eq!(refreshed.status, 401, "bff {bff}: {}", refreshed.body);
+                assert_eq!(refreshed.error(), "session_expired");
+                assert!(refreshed.json().get("accessToken").is_none());
+                let session = get(companion, "/auth/session", Some(cookie)).await;
+                assert_eq!(session.status, 200);
+                assert_eq!(
+                    session.json()["active"],
+                    false,
+                    "bff {bff}: {}",
+                    session.body
+                );
+                if bff {
+                    let call =
+                        api_get(companion, "/api/campaign/byshortname/demo-campaign", cookie).await;
+                    assert_eq!(call.status, 401, "bff {bff}: {}", call.body);
+                    assert_eq!(call.error(), "session_expired");
+                }
+            }
+        }
+        assert_eq!(
+            identity.token_calls(),
+            token_calls,
+            "bff {bff}: a call upstream"
+        );
+        assert_eq!(
+            api_calls.load(Ordering::SeqCst),
+            api_before,
+            "bff {bff}: a call reached the resource API"
+        );
+        // Redis holds the record under a digest, never the session's id or a token.
+        let ended: Vec<String> = ::redis::cmd("KEYS")
+            .arg(format!("{}*", fundraising_companion::session::ENDED_PREFIX))
+            .query_async(&mut redis_conn(&redis.url()).await)
+            .await
+            .unwrap();
+        assert!(!ended.is_empty());
+    }
 }

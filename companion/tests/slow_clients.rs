@@ -275,3 +275,51 @@ fn a_thousand_maximal_unfinished_heads_keep_memory_bounded_and_give_it_back() {
         grew >> 20
     );
 }
+
+/// 1,000 connections that each ask for a 2 MB text file and then read nothing: what the
+/// companion holds for them stays within 64 MiB above rest, for the plain file and for one
+/// compressed on the fly (brotli, then gzip): a file is compressed once, not per connection,
+/// and a connection holds a bounded part of an answer, not all of it.
+#[test]
+fn a_thousand_clients_that_do_not_read_a_large_file_keep_memory_bounded() {
+    let site = tempfile::tempdir().expect("site");
+    let mut text = String::with_capacity(2 << 20);
+    let mut n: u64 = 1;
+    while text.len() < 2_000_000 {
+        // Varied lines, so that the compressed file is not tiny.
+        n = n
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        text.push_str(&format!("line {n:x}: {}\n", n.rotate_left(17)));
+    }
+    std::fs::write(site.path().join("big.txt"), &text).expect("file");
+    let static_dir = format!("--static-dir={}", site.path().display());
+    for encoding in ["identity", "br", "gzip"] {
+        let (server, addr) = start(&[
+            "--header-read-timeout-ms",
+            "60000",
+            "--idle-timeout-ms",
+            "60000",
+            "--threads",
+            "2",
+            &static_dir,
+        ]);
+        assert_healthy(addr);
+        let head =
+            format!("GET /big.txt HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: {encoding}\r\n\r\n");
+        let flooded = probe::flood_and_watch(
+            server.pid(),
+            &[addr],
+            1000,
+            head.as_bytes(),
+            32 << 20,
+            || assert_healthy(addr),
+        );
+        let grew = flooded.most.saturating_sub(flooded.rest);
+        assert!(
+            grew <= 64 << 20,
+            "{encoding}: 1,000 clients not reading a 2 MB file took {} MiB above rest",
+            grew >> 20
+        );
+    }
+}

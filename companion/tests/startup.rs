@@ -264,3 +264,70 @@ fn the_metrics_listener_has_small_limits_of_its_own() {
     terminate(&process);
     assert!(process.wait_exit(Duration::from_secs(10)).success());
 }
+
+/// With every proxy variable naming a listener of the test's, the companion's discovery call
+/// to an identity server on this machine goes to that server directly, asked to use the
+/// environment's proxies or not: the proxy receives no connection.
+#[test]
+fn the_environments_proxy_never_carries_a_call_to_this_machine() {
+    use std::net::TcpListener;
+    for asked in [false, true] {
+        let proxy = TcpListener::bind("127.0.0.1:0").unwrap();
+        proxy.set_nonblocking(true).unwrap();
+        let proxy_url = format!("http://user:pass@{}", proxy.local_addr().unwrap());
+        let identity = TcpListener::bind("127.0.0.1:0").unwrap();
+        identity.set_nonblocking(true).unwrap();
+        let auth_url = format!("http://{}", identity.local_addr().unwrap());
+        let mut args = vec!["--app-id", "a", "--auth-url", &auth_url];
+        if asked {
+            args.push("--upstream-proxy-from-env");
+        }
+        let mut command = companion(&args);
+        for name in [
+            "HTTP_PROXY",
+            "HTTPS_PROXY",
+            "ALL_PROXY",
+            "http_proxy",
+            "https_proxy",
+        ] {
+            command.env(name, &proxy_url);
+        }
+        command.env_remove("NO_PROXY").env_remove("no_proxy");
+        let process = Process::spawn(command);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let request = loop {
+            match identity.accept() {
+                Ok((mut stream, _)) => {
+                    stream.set_nonblocking(false).unwrap();
+                    stream
+                        .set_read_timeout(Some(Duration::from_secs(5)))
+                        .unwrap();
+                    let mut buf = [0u8; 1024];
+                    let n = stream.read(&mut buf).unwrap_or(0);
+                    break String::from_utf8_lossy(&buf[..n]).into_owned();
+                }
+                Err(_) => {
+                    assert!(
+                        Instant::now() < deadline,
+                        "no call reached the identity server: {}",
+                        process.stderr()
+                    );
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
+        };
+        assert!(
+            request.starts_with("GET /.well-known/openid-configuration HTTP/1.1"),
+            "asked {asked}: {request}"
+        );
+        assert!(
+            !request.to_ascii_lowercase().contains("proxy-authorization"),
+            "{request}"
+        );
+        assert!(
+            proxy.accept().is_err(),
+            "asked {asked}: a connection reached the proxy"
+        );
+        terminate(&process);
+    }
+}

@@ -3,6 +3,8 @@
 // dependency per platform (as esbuild and Biome ship theirs): it finds this platform's binary
 // and runs it with the same arguments, terminal and environment, passes on the signals it gets
 // (SIGINT, SIGTERM, SIGHUP) and ends as the binary ended (its exit status, or its signal).
+// When the process that started it ends without passing a signal on (`npx` runs it under a
+// shell that dies on SIGTERM and forwards nothing), it stops the binary as on SIGTERM.
 //
 // The package's name (`fundraising-sandbox`) names the binary and, with the platform, the
 // package that holds it (`@fundraising/sandbox-linux-x64`, in `optionalDependencies`).
@@ -82,12 +84,23 @@ const child = spawn(program, process.argv.slice(2), { stdio: "inherit", env });
 const forward = (signal) => () => child.kill(signal);
 const handlers = ["SIGINT", "SIGTERM", "SIGHUP"].map((signal) => [signal, forward(signal)]);
 for (const [signal, handler] of handlers) process.on(signal, handler);
+// Once the parent is gone, the launcher has another one: the binary gets SIGTERM, as the
+// parent's own SIGTERM would have given it.
+const parent = process.ppid;
+const orphaned = process.platform === "win32" ? null : setInterval(() => {
+  if (process.ppid !== parent) {
+    clearInterval(orphaned);
+    child.kill("SIGTERM");
+  }
+}, 250);
+if (orphaned) orphaned.unref();
 
 child.on("error", (error) => {
   const why = error.code === "ENOENT" ? "it does not exist" : error.code === "EACCES" ? "it is not executable" : error.message;
   fail([`cannot run ${program}: ${why}.`, `Reinstall the package, or build the server with Rust (${CARGO_INSTALL}).`]);
 });
 child.on("exit", (code, signal) => {
+  if (orphaned) clearInterval(orphaned);
   for (const [name, handler] of handlers) process.off(name, handler);
   if (signal) process.kill(process.pid, signal);
   else process.exit(code ?? 1);

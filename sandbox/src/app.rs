@@ -1,7 +1,11 @@
 //! The two listeners' routers as served: each endpoint's routes inside the faults, the test
 //! routes beside them when enabled, and the request log and the log lines around everything.
 
-use axum::middleware::{from_fn, from_fn_with_state};
+use axum::extract::{Request, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::HeaderValue;
+use axum::middleware::{from_fn, from_fn_with_state, Next};
+use axum::response::Response;
 use axum::Router;
 
 use crate::faults::Listener;
@@ -23,8 +27,28 @@ pub fn api_app(state: Sandbox) -> Router {
 /// token and revocation. With `enable_test_routes` in the configuration it also serves the
 /// test routes.
 pub fn identity_app(state: Sandbox) -> Router {
-    let routes = identity::routes().layer(from_fn_with_state(state.clone(), inject));
+    let routes = identity::routes()
+        .layer(from_fn_with_state(state.clone(), inject))
+        .layer(from_fn_with_state(state.clone(), opener_policy));
     served(state, Listener::Identity, routes)
+}
+
+/// With `identity_opener_policy` in the configuration, every HTML page of the identity server
+/// carries that `Cross-Origin-Opener-Policy`.
+async fn opener_policy(State(state): State<Sandbox>, request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let html = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if let (true, Some(policy)) = (html, state.config().identity_opener_policy) {
+        response.headers_mut().insert(
+            "cross-origin-opener-policy",
+            HeaderValue::from_static(policy.value()),
+        );
+    }
+    response
 }
 
 fn served(state: Sandbox, listener: Listener, routes: Router<Sandbox>) -> Router {

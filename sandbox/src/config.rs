@@ -154,6 +154,34 @@ pub struct Config {
     /// Faults in force from the start (none by default).
     #[serde(default)]
     pub faults: Vec<FaultSpec>,
+    /// A `Cross-Origin-Opener-Policy` sent with every page of the identity server (login,
+    /// consent, errors), as an identity provider may send one: `same-origin` severs the
+    /// sign-in pop-up from the page that opened it. None by default.
+    #[serde(default)]
+    pub identity_opener_policy: Option<OpenerPolicy>,
+}
+
+/// A `Cross-Origin-Opener-Policy` value.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpenerPolicy {
+    /// `same-origin`: a pop-up on these pages loses its opener.
+    SameOrigin,
+    /// `same-origin-allow-popups`.
+    SameOriginAllowPopups,
+    /// `unsafe-none`.
+    UnsafeNone,
+}
+
+impl OpenerPolicy {
+    /// The header's value.
+    pub fn value(self) -> &'static str {
+        match self {
+            Self::SameOrigin => "same-origin",
+            Self::SameOriginAllowPopups => "same-origin-allow-popups",
+            Self::UnsafeNone => "unsafe-none",
+        }
+    }
 }
 
 impl Default for Config {
@@ -173,6 +201,7 @@ impl Default for Config {
             staged_donations: Vec::new(),
             enable_test_routes: false,
             faults: Vec::new(),
+            identity_opener_policy: None,
         }
     }
 }

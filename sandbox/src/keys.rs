@@ -86,21 +86,10 @@ impl SigningKey {
         }
     }
 
-    /// Writes the key as PKCS#8 PEM (owner-readable only on Unix).
+    /// Writes the key as PKCS#8 PEM, readable by its owner only (see [`write_private`]).
     pub fn save(&self, path: &Path) -> Result<()> {
         let pem = self.to_pem()?;
-        let io = |source| SandboxError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let tmp = path.with_extension("pem.tmp");
-        std::fs::write(&tmp, pem).map_err(io)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
-        }
-        std::fs::rename(&tmp, path).map_err(io)
+        write_private(path, pem.as_bytes())
     }
 
     /// The key id (`kid`), the RFC 7638 thumbprint of the public key.
@@ -135,6 +124,39 @@ impl SigningKey {
         jsonwebtoken::encode(&header, claims, &self.encoding)
             .map_err(|e| SandboxError::Key(e.to_string()))
     }
+}
+
+/// Writes `bytes` to `path` so that no one but the owner can ever read them: a fresh file
+/// beside it, created mode 0600 (on Unix), exclusively (`O_EXCL`: not a file someone placed
+/// there) and without following a symbolic link (`O_NOFOLLOW`), then renamed over `path`
+/// (which replaces a link there rather than writing through it).
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write as _;
+    let io = |source| SandboxError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{:016x}.tmp", rand::random::<u64>()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    let written = options.open(&tmp).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    Ok(())
 }
 
 fn public_parts(private: &RsaPrivateKey) -> (String, String) {

@@ -35,7 +35,8 @@ pub use api::{ApiError, FIELD_LIMITS, MAX_EVENT_BODY_BYTES, MAX_URI_BYTES};
 pub use app::{api_app, identity_app};
 pub use clock::Clock;
 pub use config::{
-    Application, Config, Secret, StagedDonation, User, DEFAULT_CONFIG_TOML, MAX_STAGED_DONATIONS,
+    Application, Config, OpenerPolicy, Secret, StagedDonation, User, DEFAULT_CONFIG_TOML,
+    MAX_STAGED_DONATIONS,
 };
 pub use error::{Result, SandboxError};
 pub use faults::{
@@ -43,12 +44,11 @@ pub use faults::{
     MAX_RETRY_AFTER_SECS,
 };
 pub use grants::{
-    AccessInfo, AuthorizationRequest, Codes, Grant, GrantStore, IssuedTokens, LoginGate,
-    LoginThrottle, RefreshRefusal, Requests, Sessions, Tokens, ACCESS_TOKEN_LIFETIME_SECS,
-    CODE_LIFETIME_MS, LOGIN_FAILURES_BEFORE_LOCK, LOGIN_LOCK_FIRST_MS, LOGIN_LOCK_MAX_MS,
+    AccessInfo, AuthorizationRequest, Codes, Grant, GrantStore, IssuedTokens, RefreshRefusal,
+    Requests, Sessions, Tokens, ACCESS_TOKEN_LIFETIME_SECS, CODE_LIFETIME_MS,
     MAX_ACCESS_TOKENS_PER_CHAIN, MAX_CHAINS_PER_USER, MAX_LOGIN_FAILURES_PER_REQUEST,
-    MAX_NAMES_PER_ADDRESS, MAX_PENDING_REQUESTS, MAX_THROTTLED_LOGINS,
-    MAX_USED_REFRESH_TOKENS_PER_CHAIN, REFRESH_TOKEN_LIFETIME_MS,
+    MAX_LOGIN_SESSIONS, MAX_PENDING_REQUESTS, MAX_USED_REFRESH_TOKENS_PER_CHAIN,
+    REFRESH_TOKEN_LIFETIME_MS,
 };
 pub use identity::{
     OAuthError, JWKS_PATH, MAX_AUTHORIZE_PARAM_LEN, MAX_TOKEN_BODY_BYTES, OTHER_AUDIENCE,

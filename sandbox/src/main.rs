@@ -60,9 +60,11 @@ struct Args {
     /// Public address of the resource API (used in event links); default: http://<bound API address>.
     #[arg(long, env = "SANDBOX_PUBLIC_BASE_URL")]
     public_base_url: Option<String>,
-    /// Folder of the SQLite database and the signing key.
-    #[arg(long, env = "SANDBOX_DATA_DIR", default_value = ".sandbox-data")]
-    data_dir: PathBuf,
+    /// Folder of the SQLite database and the signing key (default: the user's data folder,
+    /// $XDG_DATA_HOME/fundraising-sandbox or ~/.local/share/fundraising-sandbox, never the
+    /// current folder, so that the key stays out of an application's source tree).
+    #[arg(long, env = "SANDBOX_DATA_DIR")]
+    data_dir: Option<PathBuf>,
     /// TOML file with [[applications]] and [[users]]; default: demo-app and demo@example.org.
     #[arg(long, env = "SANDBOX_CONFIG")]
     config: Option<PathBuf>,
@@ -72,6 +74,24 @@ struct Args {
     /// The limits of both listeners (timeouts, head size, connections, drain deadline).
     #[command(flatten)]
     limits: ListenerFlags<SandboxEnv>,
+}
+
+/// The data folder without `--data-dir`: the user's data folder (`$XDG_DATA_HOME`, else
+/// `~/.local/share`; `%LOCALAPPDATA%` on Windows), else the system's temporary folder; never
+/// the current folder.
+fn default_data_dir() -> PathBuf {
+    let non_empty = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = if cfg!(windows) {
+        non_empty("LOCALAPPDATA")
+    } else {
+        non_empty("XDG_DATA_HOME").or_else(|| non_empty("HOME").map(|h| h.join(".local/share")))
+    };
+    base.unwrap_or_else(std::env::temp_dir)
+        .join("fundraising-sandbox")
 }
 
 fundraising_serve::limit_env!(
@@ -154,7 +174,8 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         .map_err(|e| format!("cannot listen on {}: {e}", args.identity_listen))?;
     let api_url = format!("http://{}", api.local_addr()?);
     let identity_url = format!("http://{}", identity.local_addr()?);
-    let sandbox = Sandbox::open(config, &args.data_dir)?
+    let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
+    let sandbox = Sandbox::open(config, &data_dir)?
         .with_issuer(args.issuer.as_deref().unwrap_or(&identity_url))
         .with_public_base_url(args.public_base_url.as_deref().unwrap_or(&api_url))
         .with_token_delay(Duration::from_millis(args.token_delay_ms));
@@ -167,7 +188,7 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         "resource API {api_url} (public {}), identity server {identity_url} (issuer {}), data in {}",
         sandbox.public_base_url(),
         sandbox.issuer(),
-        args.data_dir.display()
+        data_dir.display()
     );
     tracing::info!(?limits, "listener limits");
     let api_server = serve(api, api_app(sandbox.clone()), limits, api_shutdown);

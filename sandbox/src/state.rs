@@ -205,8 +205,13 @@ impl Sandbox {
     }
 }
 
+/// Creates the data folder (and its parents); a folder it creates is its owner's alone (0700).
 fn create_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|source| SandboxError::Io {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir).map_err(|source| SandboxError::Io {
         path: dir.to_path_buf(),
         source,
     })

@@ -239,13 +239,46 @@ fn send(pid: u32, sig: i32) {
     }
 }
 
+/// How `exec` itself is started: with SIGINT and SIGQUIT at their defaults (a terminal's
+/// foreground job), or ignored (a background job of a non-interactive shell, `cmd &`, which
+/// POSIX starts so). Each test names the one it tests instead of inheriting its runner's.
+#[derive(Debug, Clone, Copy)]
+enum Start {
+    Default,
+    Background,
+}
+
+impl Start {
+    fn apply(self, command: &mut Command) -> &mut Command {
+        use std::os::unix::process::CommandExt;
+        let disposition = match self {
+            Start::Default => libc::SIG_DFL,
+            Start::Background => libc::SIG_IGN,
+        };
+        // SAFETY: signal(2) only, between fork and exec; nothing is allocated.
+        unsafe {
+            command.pre_exec(move || {
+                libc::signal(libc::SIGINT, disposition);
+                libc::signal(libc::SIGQUIT, disposition);
+                Ok(())
+            })
+        }
+    }
+}
+
 /// Starts `exec -- sh -c SCRIPT` and waits until the script has written `ready`.
 fn started(args: &[&str], script: &str, ready: &Path) -> std::process::Child {
-    let child = Command::new(EXE)
+    started_as(Start::Default, args, script, ready)
+}
+
+fn started_as(start: Start, args: &[&str], script: &str, ready: &Path) -> std::process::Child {
+    let child = start
+        .apply(&mut Command::new(EXE))
         .arg("exec")
         .args(args)
         .args(["--", "sh", "-c", script])
         .stdin(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     wait_until(30, "the command never started", || ready.exists());
@@ -264,22 +297,53 @@ fn the_run_folder_is_private_to_its_owner_and_removed() {
 }
 
 /// A shell waiting for its child gets SIGINT with the child: `exec` ends at once, not when
-/// the child would have.
+/// the child would have, with 130 and none of the failure's output; and so it does when
+/// `exec` was started with SIGINT ignored.
 #[test]
 fn sigint_reaches_the_commands_whole_group() {
-    let dir = tempfile::tempdir().unwrap();
-    let ready = dir.path().join("ready");
-    let script = format!("touch {}; sleep 30; :", ready.display());
-    let mut child = started(&[], &script, &ready);
-    let sent = Instant::now();
-    send(child.id(), 2);
-    let status = child.wait().unwrap();
-    assert!(
-        sent.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        sent.elapsed()
-    );
-    assert_eq!(status.code(), Some(130));
+    for start in [Start::Default, Start::Background] {
+        let dir = tempfile::tempdir().unwrap();
+        let ready = dir.path().join("ready");
+        let script = format!("touch {}; sleep 30; :", ready.display());
+        let child = started_as(start, &[], &script, &ready);
+        let sent = Instant::now();
+        send(child.id(), 2);
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            sent.elapsed() < Duration::from_secs(10),
+            "{start:?}: {:?}",
+            sent.elapsed()
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{start:?}: {stderr}");
+        // A stop asked for is no failure: no servers' logs.
+        assert!(!stderr.contains("last lines"), "{start:?}: {stderr}");
+    }
+}
+
+/// The command gets SIGINT and SIGQUIT at their defaults even when `exec` was started with
+/// them ignored (the signal mask of ignored signals, as the kernel reports it).
+#[test]
+fn the_command_starts_with_sigint_and_sigquit_at_their_defaults() {
+    let out = Start::Background
+        .apply(&mut Command::new(EXE))
+        .args(["exec", "--", "sh", "-c"])
+        .arg("grep '^SigIgn:' /proc/$$/status; grep '^SigIgn:' /proc/self/status")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let masks: Vec<u64> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("SigIgn:"))
+        .map(|mask| u64::from_str_radix(mask.trim(), 16).unwrap())
+        .collect();
+    assert_eq!(masks.len(), 2, "{stdout}");
+    let int_or_quit = (1 << (libc::SIGINT - 1)) | (1 << (libc::SIGQUIT - 1));
+    for mask in masks {
+        assert_eq!(mask & int_or_quit, 0, "ignored signals {mask:#x}");
+    }
 }
 
 /// What the command started in the background ends with it: on SIGTERM to exec, and when
@@ -309,13 +373,15 @@ fn no_grandchild_outlives_exec() {
     });
 }
 
-/// A stand-in companion: answers every GET with 200 on its `--listen` address, and leaves its
-/// pid in the folder `FAKE_COMPANION_PIDS`.
+/// A stand-in companion: answers every GET with 200 on its `--listen` address, and leaves a
+/// file named after its pid in the folder given as `--pids`, holding its arguments and its
+/// environment (JSON).
 const FAKE_COMPANION: &str = r#"#!/usr/bin/env python3
-import http.server, os, sys
+import http.server, json, os, sys
 args = sys.argv[1:]
 host, port = args[args.index("--listen") + 1].rsplit(":", 1)
-open(os.path.join(os.environ["FAKE_COMPANION_PIDS"], str(os.getpid())), "w").close()
+with open(os.path.join(args[args.index("--pids") + 1], str(os.getpid())), "w") as f:
+    json.dump({"args": args, "env": dict(os.environ)}, f)
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.send_response(200)
@@ -326,17 +392,94 @@ class Handler(http.server.BaseHTTPRequestHandler):
 http.server.HTTPServer((host, int(port)), Handler).serve_forever()
 "#;
 
+/// The stand-in companion in `dir` and the folder its pid files go to.
+fn fake_companion(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let fake = dir.join("fake-companion");
+    std::fs::write(&fake, FAKE_COMPANION).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let pids = dir.join("pids");
+    std::fs::create_dir(&pids).unwrap();
+    (fake, pids)
+}
+
+/// A companion gets the application's secret, a cookie key of the run's, and of `exec`'s
+/// environment only what locates programs and files: no `COMPANION_*` variable (which would
+/// set its flags, e.g. another deployment's Redis) and no proxy variable.
+#[test]
+fn a_companion_gets_only_the_environment_exec_means_it_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let (fake, pids) = fake_companion(dir.path());
+    let out = Command::new(EXE)
+        .args(["exec", "--companion", "--companion-bin"])
+        .arg(&fake)
+        .arg("--companion-arg=--pids")
+        .arg(format!("--companion-arg={}", pids.display()))
+        .args(["--", "true"])
+        .env("COMPANION_REDIS_URL", "redis://elsewhere.example:6379")
+        .env("COMPANION_STATIC_DIR", "/")
+        .env("HTTP_PROXY", "http://127.0.0.1:9")
+        .env("https_proxy", "http://127.0.0.1:9")
+        .env("ALL_PROXY", "http://127.0.0.1:9")
+        .env("SOME_SECRET_OF_THE_SHELL", "x")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen = std::fs::read_dir(&pids)
+        .unwrap()
+        .next()
+        .expect("the companion started")
+        .unwrap()
+        .path();
+    let seen: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(seen).unwrap()).unwrap();
+    let env = seen["env"].as_object().unwrap();
+    assert_eq!(env["FUNDRAISING_CLIENT_SECRET"], "demo-secret", "{env:?}");
+    assert!(env.contains_key("PATH"), "{env:?}");
+    for name in [
+        "COMPANION_REDIS_URL",
+        "COMPANION_STATIC_DIR",
+        "HTTP_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+        "SOME_SECRET_OF_THE_SHELL",
+    ] {
+        assert!(!env.contains_key(name), "the companion inherited {name}");
+    }
+    // Nor anything else of the test's own environment (but what a shell script in front of
+    // the interpreter, a pyenv shim, sets again).
+    for (name, _) in std::env::vars() {
+        let relaunched = ["PWD", "OLDPWD", "SHLVL", "_"].contains(&name.as_str())
+            || name.trim_start_matches('_').starts_with("PYENV");
+        assert!(
+            relaunched
+                || fundraising_sandbox::exec::COMPANION_ENV.contains(&name.as_str())
+                || !env.contains_key(&name),
+            "the companion inherited {name}"
+        );
+    }
+    let args: Vec<&str> = seen["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let key = args.iter().position(|a| *a == "--cookie-key-file");
+    assert!(key.is_some(), "{args:?}");
+}
+
 /// SIGKILL to exec: nothing can run in exec any more, and still the companion, the command
 /// with what it started, and the run folder are all gone shortly after.
 #[test]
 fn sigkill_to_exec_leaves_no_process_and_no_folder() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let fake = dir.path().join("fake-companion");
-    std::fs::write(&fake, FAKE_COMPANION).unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let pids = dir.path().join("pids");
-    std::fs::create_dir(&pids).unwrap();
+    let (fake, pids) = fake_companion(dir.path());
     let ready = dir.path().join("ready");
     let script = format!(
         "echo \"$FUNDRAISING_RUN_DIR\" > {dir}/run; sleep 300 & echo $! > {dir}/grandchild; echo $$ > {dir}/command; touch {ready}; wait",
@@ -346,8 +489,9 @@ fn sigkill_to_exec_leaves_no_process_and_no_folder() {
     let mut child = Command::new(EXE)
         .args(["exec", "--companion", "--companion-bin"])
         .arg(&fake)
+        .arg("--companion-arg=--pids")
+        .arg(format!("--companion-arg={}", pids.display()))
         .args(["--", "sh", "-c", &script])
-        .env("FAKE_COMPANION_PIDS", &pids)
         .stdin(Stdio::null())
         .spawn()
         .unwrap();

@@ -237,7 +237,11 @@ async fn bad_faults_are_400_and_change_nothing() {
         ),
         (
             json!({"endpoint": "pages", "status": 503, "times": 0}),
-            "times",
+            "times must be 1 to 4294967295",
+        ),
+        (
+            json!({"endpoint": "pages", "status": 503, "times": 4_294_967_296_i64}),
+            "times must be 1 to 4294967295",
         ),
         (json!({"endpoint": "pages", "status": 302}), "status 302"),
         (

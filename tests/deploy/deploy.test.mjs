@@ -132,13 +132,14 @@ test("a user signs in through nginx over TLS, and the session cookie is Secure",
     await popup.click("[name=allow]");
     await page.getByText("Signed in as Demo Fundraiser").waitFor({ timeout: 15_000 });
 
-    // The cookie's path is the companion's (/auth), so ask for every cookie of the context.
+    // Over https the session cookie is `__Host-` prefixed (Secure, Path=/, no Domain).
     const cookies = await context.cookies();
-    const session = cookies.find((c) => c.name === "fundraising_session");
+    const session = cookies.find((c) => c.name === "__Host-fundraising_session");
     assert.ok(session, `no session cookie: ${JSON.stringify(cookies)}`);
     assert.equal(session.secure, true);
     assert.equal(session.httpOnly, true);
     assert.equal(session.sameSite, "Strict");
+    assert.equal(session.path, "/");
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

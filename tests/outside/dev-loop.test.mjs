@@ -42,6 +42,8 @@ function start(dir, command, env = {}) {
   running.add(child);
   let output = "";
   const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  // Every process writing to the pipes (exec, its servers) has closed them.
+  const closed = new Promise((resolve) => child.on("close", resolve));
   const address = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no dev server address within 10 minutes:\n${output}`)), 600_000);
     const read = (chunk) => {
@@ -57,15 +59,18 @@ function start(dir, command, env = {}) {
     child.stderr.on("data", read);
     exited.then(({ code, signal }) => reject(new Error(`${command} ended (${code ?? signal}) before serving:\n${output}`)));
   });
-  return { child, address, exited, output: () => output };
+  return { child, address, exited, closed, output: () => output };
 }
 
-/** Waits for Ctrl-C (sent by `stop`) to end the dev loop started by `start`. */
+/** Waits for Ctrl-C (sent by `stop`) to end the dev loop started by `start`: a clean stop, with
+ * none of a failure's output (the servers' logs) and no warning about a random cookie key. */
 async function stopped(dev) {
   stop(dev.child);
-  const ended = await Promise.race([dev.exited, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
+  const ended = await Promise.race([dev.closed, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
   assert.notEqual(ended, "still running", `Ctrl-C did not stop the dev loop:\n${dev.output()}`);
   running.delete(dev.child);
+  assert.ok(!dev.output().includes("(last lines)"), `Ctrl-C printed the servers' logs as after a failure:\n${dev.output()}`);
+  assert.ok(!dev.output().includes("random cookie key"), `a cookie key warning under exec:\n${dev.output()}`);
 }
 
 /** Signs in through the page's pop-up, reloads, and checks the session each time. */

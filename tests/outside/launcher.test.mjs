@@ -2,7 +2,8 @@
 // binary fits: installed without their optional platform packages they name the package that
 // is missing and the `cargo install` fallback, and on a platform npm has no binary for they
 // say so, never with a bare ENOENT. With the binary, a SIGTERM to the launcher stops the server
-// it runs (none is left behind) and the launcher ends as the server did.
+// it runs (none is left behind) and the launcher ends as the server did; so does a SIGTERM to
+// the shell that started it, which passes nothing on (as under `npx`).
 //
 //   LAUNCHER_PACKS=DIR node --test tests/outside/launcher.test.mjs
 //
@@ -119,4 +120,31 @@ test("a SIGTERM to the launcher stops the server it runs, and the launcher ends 
   assert.deepEqual({ code, signal }, { code: 0, signal: null }, `the companion drains and exits 0 on SIGTERM:\n${out}`);
   const alive = spawnSync("kill", ["-0", String(children[0])]).status === 0;
   assert.equal(alive, false, "the server outlived its launcher");
+});
+
+test("when the process that started the launcher ends on SIGTERM without passing it on (npx's shell), the server stops too", async () => {
+  const bin = join(work, "with", "node_modules", ".bin", "fundraising-companion");
+  // `; :` keeps the shell from replacing itself with the launcher, as npx's shell does not.
+  const shell = spawn("sh", ["-c", `"$0" --demo --listen 127.0.0.1:0; :`, bin], {
+    env: { ...process.env, FUNDRAISING_CLIENT_SECRET: "unused", FUNDRAISING_COMPANION_BIN: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  shell.stdout.on("data", (d) => (out += d));
+  shell.stderr.on("data", (d) => (out += d));
+  const deadline = Date.now() + 30_000;
+  while (!/listening on/.test(out)) {
+    assert.ok(Date.now() < deadline, `the companion did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const childrenOf = (pid) => spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).stdout.trim().split(/\s+/).filter(Boolean).map(Number);
+  const [launcher] = childrenOf(shell.pid);
+  const [server] = childrenOf(launcher);
+  assert.ok(launcher && server, `the shell's child ${launcher}, its child ${server}`);
+  shell.kill("SIGTERM");
+  const alive = (pid) => spawnSync("kill", ["-0", String(pid)]).status === 0;
+  const stopBy = Date.now() + 15_000;
+  while ((alive(server) || alive(launcher)) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(alive(server), false, "the server outlived the launcher's parent");
+  assert.equal(alive(launcher), false, "the launcher outlived its parent");
 });

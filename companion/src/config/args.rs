@@ -76,6 +76,16 @@ pub struct Args {
     /// Folder served at /pkg (the npm package: fundraising_client.js and its .wasm).
     #[arg(long, env = "COMPANION_PKG_DIR")]
     pub pkg_dir: Option<PathBuf>,
+    /// Send the upstream calls (identity server, resource API) through the proxies the
+    /// environment names (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY). Off by default: a
+    /// proxy sees the client secret, the codes and the tokens. A server on this machine
+    /// (loopback, localhost) is always reached directly.
+    #[arg(long, env = "COMPANION_UPSTREAM_PROXY_FROM_ENV")]
+    pub upstream_proxy_from_env: bool,
+    /// Allows an http:// --api-url on another machine in BFF mode: the bearer tokens the
+    /// companion attaches then cross the network in clear text.
+    #[arg(long, env = "COMPANION_ALLOW_INSECURE_API_URL")]
+    pub allow_insecure_api_url: bool,
     /// Timeout of each call to the identity server, in milliseconds.
     #[arg(long, env = "COMPANION_UPSTREAM_TIMEOUT_MS", default_value_t = 10_000)]
     pub upstream_timeout_ms: u64,
@@ -189,6 +199,7 @@ impl Args {
         settings.static_dir = self.static_dir;
         settings.pkg_dir = self.pkg_dir;
         settings.upstream_timeout = Duration::from_millis(self.upstream_timeout_ms.max(1));
+        settings.upstream_proxy_from_env = self.upstream_proxy_from_env;
         if let Some(api) = &self.api_url {
             normalize_origin(api.as_str())?;
         }
@@ -196,6 +207,9 @@ impl Args {
             return Err(Error::Config(
                 "--bff needs --api-url (COMPANION_API_URL): the resource API the companion proxies to".into(),
             ));
+        }
+        if let Some(api) = self.api_url.as_ref().filter(|_| self.bff) {
+            check_api_url(api, self.allow_insecure_api_url)?;
         }
         settings.api_url = self.api_url;
         settings.bff = self.bff;
@@ -227,6 +241,23 @@ fn check_auth_url(url: &Url, allow_insecure: bool) -> Result<(), Error> {
         _ => Err(Error::Config(
             "--auth-url must be an http or https address".into(),
         )),
+    }
+}
+
+/// A BFF `--api-url` the companion may send bearer tokens to: https, or http on this machine
+/// unless the risk is named (as for `--auth-url`).
+fn check_api_url(url: &Url, allow_insecure: bool) -> Result<(), Error> {
+    match url.scheme() {
+        "https" if !cfg!(feature = "rustls") => Err(Error::Config(
+            "an https --api-url needs the `rustls` cargo feature (on by default)".into(),
+        )),
+        "http" if !is_loopback(url) && !allow_insecure => Err(Error::Config(
+            "--api-url is http:// on another machine: in BFF mode every proxied call would \
+             send the bearer token in clear text. Use https://, or pass \
+             --allow-insecure-api-url to accept that"
+                .into(),
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -371,6 +402,36 @@ mod tests {
             assert!(settings(&["--auth-url", fine]).is_ok(), "{fine}");
         }
         assert!(settings(&["--auth-url", "ftp://id.example"]).is_err());
+    }
+
+    /// In BFF mode the proxy sends the bearer token to `--api-url`: a remote http:// one
+    /// needs the risk named, as the identity server does. Without `--bff` no token goes there.
+    #[test]
+    fn a_remote_http_api_in_bff_mode_needs_the_risk_named() {
+        let settings = |extra: &[&str]| parse(extra).into_settings(bound(), Some("s".into()));
+        let remote = ["--bff", "--api-url", "http://10.0.0.5:8081"];
+        let error = settings(&remote).unwrap_err().to_string();
+        assert!(error.contains("--allow-insecure-api-url"), "{error}");
+        assert!(settings(&[&remote[..], &["--allow-insecure-api-url"]].concat()).is_ok());
+        assert!(settings(&["--api-url", "http://10.0.0.5:8081"]).is_ok());
+        for fine in [
+            "http://127.0.0.1:8081",
+            "http://localhost:8081",
+            "https://api.example",
+        ] {
+            assert!(settings(&["--bff", "--api-url", fine]).is_ok(), "{fine}");
+        }
+    }
+
+    /// The environment's proxies are used only when asked for.
+    #[test]
+    fn proxies_from_the_environment_only_when_asked() {
+        let (plain, _) = parse(&[]).into_settings(bound(), Some("s".into())).unwrap();
+        assert!(!plain.upstream_proxy_from_env);
+        let (asked, _) = parse(&["--upstream-proxy-from-env"])
+            .into_settings(bound(), Some("s".into()))
+            .unwrap();
+        assert!(asked.upstream_proxy_from_env);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::secret::Secret;
-use crate::session::{CookieKey, CookieScope, BFF_COOKIE_PATHS, COOKIE_PATHS};
+use crate::session::{CookieKey, CookieScope, BFF_COOKIE_PATHS, COOKIE_PATHS, HOST_COOKIE_PATHS};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -35,6 +35,9 @@ pub struct Settings {
     pub pkg_dir: Option<PathBuf>,
     /// Timeout of each upstream call.
     pub upstream_timeout: Duration,
+    /// Whether the upstream calls go through the proxies the environment names
+    /// (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`); never to a loopback server.
+    pub upstream_proxy_from_env: bool,
     /// The resource API the served pages call (narrows their CSP's `connect-src`); in BFF
     /// mode the proxy's upstream.
     pub api_url: Option<Url>,
@@ -70,6 +73,7 @@ impl Settings {
             static_dir: None,
             pkg_dir: None,
             upstream_timeout: Duration::from_millis(10_000),
+            upstream_proxy_from_env: false,
             api_url: None,
             bff: false,
             redis_url: None,
@@ -93,12 +97,17 @@ impl Settings {
         self.public_origin.starts_with("https://")
     }
 
-    /// The session cookie's `Secure` attribute and paths (`/auth`, and also `/api` in BFF
-    /// mode, where the proxied calls need it too).
+    /// The session cookie's name, `Secure` attribute and paths: on an https origin the
+    /// `__Host-` cookie, `Secure`, on `/` (the prefix allows no other path); on plain http
+    /// (local development, where the prefix is not allowed) `fundraising_session` on `/auth`,
+    /// and also `/api` in BFF mode, where the proxied calls need it too.
     pub fn cookie_scope(&self) -> CookieScope {
+        let secure = self.secure_cookies();
         CookieScope {
-            secure: self.secure_cookies(),
-            paths: if self.bff {
+            secure,
+            paths: if secure {
+                HOST_COOKIE_PATHS
+            } else if self.bff {
                 BFF_COOKIE_PATHS
             } else {
                 COOKIE_PATHS

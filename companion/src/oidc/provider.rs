@@ -100,7 +100,12 @@ impl Provider {
     pub fn new(settings: &Settings, metrics: Option<Arc<Metrics>>) -> Result<Self, Error> {
         super::ring_provider::install();
         Ok(Self {
-            http: Upstream::new("identity", settings.upstream_timeout, metrics)?,
+            http: Upstream::new(
+                "identity",
+                settings.upstream_timeout,
+                settings.upstream_proxy_from_env,
+                metrics,
+            )?,
             auth_url: settings.auth_url.clone(),
             app_id: settings.app_id.clone(),
             authorization: client_authorization(&settings.app_id, &settings.client_secret),

@@ -58,6 +58,8 @@ pub async fn exchange(
                 scope: answer.scope.clone(),
                 access_token: bff.then(|| tokens.access_token.clone()),
                 expires_at: bff.then_some(answer.expires_at),
+                sid: Some(SessionData::new_sid()),
+                until: None,
             };
             session_cookie(&state.settings().cookie_key, &session, scope)
         }

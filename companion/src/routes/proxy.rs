@@ -17,10 +17,8 @@ use super::refresh::{expired, refresh_session};
 use crate::api_route::{allowed_location, route};
 use crate::error::Error;
 use crate::secret::Secret;
-use crate::session::{
-    clear_cookie, session_cookie, session_from_headers, CookieState, SessionData, SetCookies,
-};
-use crate::state::AppState;
+use crate::session::{clear_cookie, session_cookie, SessionData, SetCookies};
+use crate::state::{AppState, Live};
 use crate::upstream;
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
@@ -210,20 +208,22 @@ async fn forward(state: &AppState, request: Request) -> Result<Response, Respons
         .map_err(|_| Error::PayloadTooLarge.into_response())?;
 
     let scope = settings.cookie_scope();
-    let mut caller = match session_from_headers(&settings.cookie_key, &parts.headers) {
-        CookieState::Valid(session) => Caller {
+    let mut caller = match state.live_session(&parts.headers).await {
+        Live::Valid(session) => Caller {
             session: Some(session),
             set_cookie: None,
         },
-        CookieState::Absent => Caller {
+        Live::Absent => Caller {
             session: None,
             set_cookie: None,
         },
         // A cookie that does not open is no session: cleared, and the call goes anonymously.
-        CookieState::Invalid => Caller {
+        Live::Invalid => Caller {
             session: None,
             set_cookie: Some(clear_cookie(scope)),
         },
+        // A session a sign-out ended: nothing goes upstream for it.
+        Live::Ended => return Err(expired(scope)),
     };
     if let Some(session) = &caller.session {
         let fresh = session.access_token.is_some()

@@ -3,10 +3,8 @@
 use super::guard::BrowserPost;
 use crate::error::Error;
 use crate::refresh::Refreshed;
-use crate::session::{
-    clear_cookie, session_cookie, session_from_headers, CookieScope, CookieState, SessionData,
-};
-use crate::state::AppState;
+use crate::session::{clear_cookie, session_cookie, CookieScope, SessionData};
+use crate::state::{AppState, Live};
 use axum::extract::State;
 use axum::http::header::CACHE_CONTROL;
 use axum::http::{HeaderMap, HeaderValue};
@@ -34,7 +32,8 @@ pub(crate) async fn refresh_session(
 
 /// Refreshes the session of the cookie. Concurrent refreshes of one session share one
 /// upstream call (in this instance, or in all of them with `--redis-url`); a refused refresh
-/// token ends the session (401, cookie cleared); an unreachable Redis is 503.
+/// token, or a session a sign-out ended, is 401 with the cookie cleared; an unreachable
+/// Redis is 503.
 pub async fn refresh(
     State(state): State<AppState>,
     _guard: BrowserPost,
@@ -42,9 +41,9 @@ pub async fn refresh(
 ) -> Response {
     let settings = state.settings();
     let scope = settings.cookie_scope();
-    let session = match session_from_headers(&settings.cookie_key, &headers) {
-        CookieState::Valid(session) => session,
-        CookieState::Absent | CookieState::Invalid => return expired(scope),
+    let session = match state.live_session(&headers).await {
+        Live::Valid(session) => session,
+        Live::Absent | Live::Invalid | Live::Ended => return expired(scope),
     };
     match refresh_session(&state, session).await {
         Ok(refreshed) => (

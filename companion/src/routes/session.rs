@@ -1,7 +1,7 @@
 //! `GET /auth/session`.
 
-use crate::session::{clear_cookie, session_from_headers, CookieState};
-use crate::state::AppState;
+use crate::session::clear_cookie;
+use crate::state::{AppState, Live};
 use axum::extract::State;
 use axum::http::header::CACHE_CONTROL;
 use axum::http::{HeaderMap, HeaderValue};
@@ -11,12 +11,12 @@ use fundraising_core::companion::SessionStatus;
 
 /// Whether a session exists: `{"active": true, "profile": {...}}` or `{"active": false}`;
 /// in BFF mode an active session also carries `expiresAt` and `scope`. Never any token. An
-/// unreadable cookie is cleared.
+/// unreadable cookie, or one of a session a sign-out ended, is inactive and cleared.
 pub async fn session(State(state): State<AppState>, headers: HeaderMap) -> Response {
     let settings = state.settings();
     let no_store = (CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    match session_from_headers(&settings.cookie_key, &headers) {
-        CookieState::Valid(s) => (
+    match state.live_session(&headers).await {
+        Live::Valid(s) => (
             [no_store],
             Json(SessionStatus {
                 active: true,
@@ -26,8 +26,8 @@ pub async fn session(State(state): State<AppState>, headers: HeaderMap) -> Respo
             }),
         )
             .into_response(),
-        CookieState::Absent => ([no_store], Json(SessionStatus::inactive())).into_response(),
-        CookieState::Invalid => (
+        Live::Absent => ([no_store], Json(SessionStatus::inactive())).into_response(),
+        Live::Invalid | Live::Ended => (
             clear_cookie(settings.cookie_scope()),
             [no_store],
             Json(SessionStatus::inactive()),

@@ -12,8 +12,14 @@ use fundraising_core::companion::Profile;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
 
-/// Name of the session cookie.
+/// Name of the session cookie on a plain-http origin (local development).
 pub const COOKIE_NAME: &str = "fundraising_session";
+/// Name of the session cookie on an https origin: the `__Host-` prefix makes browsers refuse
+/// it unless it is `Secure`, has `Path=/` and no `Domain`, so no other host (a sibling
+/// subdomain) and no plain-http page can set or shadow it.
+pub const HOST_COOKIE_NAME: &str = "__Host-fundraising_session";
+/// The path of the `__Host-` cookie, which the prefix requires to be `/`.
+pub const HOST_COOKIE_PATHS: &[&str] = &["/"];
 /// Paths the cookie is set for: only the companion's auth endpoints ever see it.
 pub const COOKIE_PATHS: &[&str] = &["/auth"];
 /// Paths of the cookie in BFF mode: the proxied `/api/...` calls need the session too. The
@@ -26,8 +32,20 @@ pub const BFF_COOKIE_PATHS: &[&str] = &["/auth", "/api"];
 pub struct CookieScope {
     /// `Secure` (the public origin is https).
     pub secure: bool,
-    /// [`COOKIE_PATHS`], or [`BFF_COOKIE_PATHS`] in BFF mode.
+    /// [`HOST_COOKIE_PATHS`] when secure; else [`COOKIE_PATHS`], or [`BFF_COOKIE_PATHS`] in
+    /// BFF mode.
     pub paths: &'static [&'static str],
+}
+
+impl CookieScope {
+    /// The cookie's name: [`HOST_COOKIE_NAME`] when `Secure`, else [`COOKIE_NAME`].
+    pub fn name(&self) -> &'static str {
+        if self.secure {
+            HOST_COOKIE_NAME
+        } else {
+            COOKIE_NAME
+        }
+    }
 }
 
 /// The `Set-Cookie` values that store or clear a session: one per path of its scope. As a
@@ -54,7 +72,7 @@ impl IntoResponseParts for SetCookies {
 }
 /// Lifetime the browser keeps the cookie (the identity server decides how long the refresh
 /// token really lives).
-const MAX_AGE_SECONDS: u64 = 30 * 24 * 3600;
+pub(crate) const MAX_AGE_SECONDS: u64 = 30 * 24 * 3600;
 
 /// What the sealed cookie carries: the newest refresh token and what a refresh needs to
 /// answer in the same shape as the sign-in.
@@ -75,9 +93,34 @@ pub struct SessionData {
     /// BFF mode only: when the access token expires, milliseconds since the Unix epoch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<i64>,
+    /// The session's own id, made at sign-in and kept across rotations: what a sign-out
+    /// records as ended, so that no copy of any of its cookies opens afterwards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<String>,
+    /// Until when this cookie opens, milliseconds since the Unix epoch (sealed when it is
+    /// set: a copy replayed later than the browser would keep it does not open).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<i64>,
+}
+
+impl SessionData {
+    /// A fresh session id (128 random bits, hex).
+    pub fn new_sid() -> String {
+        let id: [u8; 16] = rand::random();
+        id.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }
 
 /// Outcome of reading the session cookie from a request.
+// One per request, matched at once: boxing the session would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum CookieState {
     /// No session cookie was sent.
@@ -88,10 +131,21 @@ pub enum CookieState {
     Valid(SessionData),
 }
 
-/// Reads the session cookie of a request (any of several `Cookie` headers and values). When
-/// several cookies carry the name (set for different paths, the most specific first as
-/// browsers send them), the first that opens is the session.
+/// Reads the plain-http session cookie ([`COOKIE_NAME`]) of a request; see [`session_in`].
 pub fn session_from_headers(key: &CookieKey, headers: &HeaderMap) -> CookieState {
+    session_named(key, COOKIE_NAME, headers)
+}
+
+/// Reads the session cookie of `scope` (its name: [`CookieScope::name`]) of a request: on an
+/// https origin only the `__Host-` cookie is a session, never a plain one another host set.
+pub fn session_in(key: &CookieKey, scope: CookieScope, headers: &HeaderMap) -> CookieState {
+    session_named(key, scope.name(), headers)
+}
+
+/// Reads the session cookie `name` of a request (any of several `Cookie` headers and values).
+/// When several cookies carry the name (set for different paths, the most specific first as
+/// browsers send them), the first that opens is the session.
+fn session_named(key: &CookieKey, name: &str, headers: &HeaderMap) -> CookieState {
     // Presence is judged on the raw header: a value the jar cannot even parse (bad percent
     // escapes, say) is a cookie that was sent and does not open, so it is cleared.
     let values: Vec<&str> = headers
@@ -100,8 +154,8 @@ pub fn session_from_headers(key: &CookieKey, headers: &HeaderMap) -> CookieState
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| {
-            let (name, value) = pair.split_once('=')?;
-            (name.trim() == COOKIE_NAME).then_some(value.trim())
+            let (pair_name, value) = pair.split_once('=')?;
+            (pair_name.trim() == name).then_some(value.trim())
         })
         .collect();
     if values.is_empty() {
@@ -111,10 +165,12 @@ pub fn session_from_headers(key: &CookieKey, headers: &HeaderMap) -> CookieState
         let mut one = HeaderMap::new();
         one.insert(
             COOKIE,
-            HeaderValue::from_str(&format!("{COOKIE_NAME}={value}")).ok()?,
+            HeaderValue::from_str(&format!("{name}={value}")).ok()?,
         );
-        let cookie = PrivateCookieJar::from_headers(&one, key.key().clone()).get(COOKIE_NAME)?;
-        serde_json::from_str::<SessionData>(cookie.value()).ok()
+        let cookie = PrivateCookieJar::from_headers(&one, key.key().clone()).get(name)?;
+        serde_json::from_str::<SessionData>(cookie.value())
+            .ok()
+            .filter(|s| s.until.is_none_or(|until| until > unix_ms()))
     });
     match opened {
         Some(session) => CookieState::Valid(session),
@@ -122,8 +178,13 @@ pub fn session_from_headers(key: &CookieKey, headers: &HeaderMap) -> CookieState
     }
 }
 
-fn session_cookie_attributes(value: String, path: &'static str, secure: bool) -> Cookie<'static> {
-    Cookie::build((COOKIE_NAME, value))
+fn session_cookie_attributes(
+    name: &'static str,
+    value: String,
+    path: &'static str,
+    secure: bool,
+) -> Cookie<'static> {
+    Cookie::build((name, value))
         .path(path)
         .http_only(true)
         .same_site(SameSite::Strict)
@@ -133,10 +194,12 @@ fn session_cookie_attributes(value: String, path: &'static str, secure: bool) ->
 
 /// The `Set-Cookie` values storing a session, sealed by the private jar (one per path).
 pub fn session_cookie(key: &CookieKey, session: &SessionData, scope: CookieScope) -> SetCookies {
-    let Ok(json) = serde_json::to_string(session) else {
+    let mut session = session.clone();
+    session.until = Some(unix_ms() + MAX_AGE_SECONDS as i64 * 1000);
+    let Ok(json) = serde_json::to_string(&session) else {
         return clear_cookie(scope);
     };
-    let mut cookie = session_cookie_attributes(json, scope.paths[0], scope.secure);
+    let mut cookie = session_cookie_attributes(scope.name(), json, scope.paths[0], scope.secure);
     cookie.set_max_age(time_seconds(MAX_AGE_SECONDS));
     let response = PrivateCookieJar::new(key.key().clone())
         .add(cookie)
@@ -153,8 +216,12 @@ pub fn session_cookie(key: &CookieKey, session: &SessionData, scope: CookieScope
         .paths
         .iter()
         .filter_map(|path| {
-            let mut cookie =
-                session_cookie_attributes(sealed.value().to_owned(), path, scope.secure);
+            let mut cookie = session_cookie_attributes(
+                scope.name(),
+                sealed.value().to_owned(),
+                path,
+                scope.secure,
+            );
             cookie.set_max_age(time_seconds(MAX_AGE_SECONDS));
             HeaderValue::from_str(&cookie.to_string()).ok()
         })
@@ -172,7 +239,8 @@ pub fn clear_cookie(scope: CookieScope) -> SetCookies {
         .paths
         .iter()
         .map(|path| {
-            let mut cookie = session_cookie_attributes(String::new(), path, scope.secure);
+            let mut cookie =
+                session_cookie_attributes(scope.name(), String::new(), path, scope.secure);
             cookie.set_max_age(time_seconds(0));
             HeaderValue::from_str(&cookie.to_string()).unwrap_or(HeaderValue::from_static(
                 "fundraising_session=; Path=/auth; Max-Age=0",
@@ -194,12 +262,14 @@ mod tests {
             scope: None,
             access_token: None,
             expires_at: None,
+            sid: Some("sid-1".into()),
+            until: None,
         }
     }
 
     const SECURE: CookieScope = CookieScope {
         secure: true,
-        paths: COOKIE_PATHS,
+        paths: HOST_COOKIE_PATHS,
     };
     const PLAIN: CookieScope = CookieScope {
         secure: false,
@@ -211,15 +281,19 @@ mod tests {
         cookies.0[0].to_str().unwrap().to_owned()
     }
 
+    /// On https the cookie is `__Host-` (Secure, `Path=/`, no Domain) and only that name is a
+    /// session: a plain `fundraising_session` another host set is not read.
     #[test]
     fn a_cookie_round_trips_and_hides_the_token() {
         let key = CookieKey::random();
         let text = &only(session_cookie(&key, &sample(), SECURE));
+        assert!(text.starts_with("__Host-fundraising_session="), "{text}");
+        assert!(!text.to_ascii_lowercase().contains("domain="), "{text}");
         for attribute in [
             "HttpOnly",
             "SameSite=Strict",
             "Secure",
-            "Path=/auth",
+            "Path=/",
             "Max-Age=2592000",
         ] {
             assert!(
@@ -235,18 +309,27 @@ mod tests {
             COOKIE,
             HeaderValue::from_str(&format!("other=1; {value}")).unwrap(),
         );
-        match session_from_headers(&key, &headers) {
+        match session_in(&key, SECURE, &headers) {
             CookieState::Valid(s) => assert_eq!(s.refresh_token.expose(), "rt-123"),
             other => panic!("{other:?}"),
         }
         assert!(matches!(
-            session_from_headers(&CookieKey::random(), &headers),
+            session_in(&CookieKey::random(), SECURE, &headers),
             CookieState::Invalid
         ));
         assert!(matches!(
-            session_from_headers(&key, &HeaderMap::new()),
+            session_in(&key, SECURE, &HeaderMap::new()),
             CookieState::Absent
         ));
+        // The same sealed value under the plain name is no session on https.
+        let plain = value.replacen("__Host-", "", 1);
+        let mut shadow = HeaderMap::new();
+        shadow.insert(COOKIE, HeaderValue::from_str(&plain).unwrap());
+        assert!(matches!(
+            session_in(&key, SECURE, &shadow),
+            CookieState::Absent
+        ));
+        assert!(only(clear_cookie(SECURE)).starts_with("__Host-fundraising_session=;"));
         assert!(!only(clear_cookie(PLAIN)).contains("Secure"));
         assert!(only(clear_cookie(PLAIN)).contains("Max-Age=0"));
         assert!(only(clear_cookie(PLAIN)).starts_with("fundraising_session=;"));

@@ -1,5 +1,6 @@
-//! How the upstream clients reach a server: directly, or through the proxy the environment
-//! names for it. `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY` (and their lower-case
+//! How the upstream clients reach a server: directly, or, when the operator asked for it
+//! (`--upstream-proxy-from-env`) and the server is not on this machine, through the proxy the
+//! environment names for it. `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY` (and their lower-case
 //! forms) are read by hyper-util's matcher, as reqwest and curl read them. An https server is
 //! reached through a `CONNECT` tunnel (hyper-util's); a request to an http server goes to the
 //! proxy itself, in absolute form.
@@ -9,7 +10,7 @@ use axum::http::Uri;
 use hyper::rt::{Read, ReadBufCursor, Write};
 use hyper_util::client::legacy::connect::proxy::Tunnel;
 use hyper_util::client::legacy::connect::{Connected, Connection, HttpConnector};
-use hyper_util::client::proxy::matcher::Matcher;
+use hyper_util::client::proxy::matcher::{Intercept, Matcher};
 use hyper_util::rt::TokioIo;
 use std::future::Future;
 use std::io;
@@ -21,15 +22,56 @@ use tower::{Service, ServiceExt};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
-/// A connector: TCP to the server, or to the proxy that the matcher names for it.
+/// The proxies the upstream calls may go through: none unless the operator asked for the
+/// environment's, and never for a server on this machine (a loopback address, `localhost`),
+/// whatever `NO_PROXY` says: a proxy there would read the client secret, the codes and the
+/// tokens that never leave the machine otherwise.
+pub(crate) struct Proxies(Option<Matcher>);
+
+impl Proxies {
+    /// No proxy at all.
+    pub(crate) fn none() -> Self {
+        Self(None)
+    }
+
+    /// Through `matcher`'s proxies (but never for a loopback server).
+    pub(crate) fn through(matcher: Matcher) -> Self {
+        Self(Some(matcher))
+    }
+
+    /// The proxy for `server`, if any.
+    pub(crate) fn intercept(&self, server: &Uri) -> Option<Intercept> {
+        if on_this_machine(server) {
+            return None;
+        }
+        self.0.as_ref()?.intercept(server)
+    }
+}
+
+/// Whether `server` is a loopback address or `localhost` (or a name under it).
+fn on_this_machine(server: &Uri) -> bool {
+    let Some(host) = server.host() else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    match host.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => {
+            let host = host.trim_end_matches('.').to_ascii_lowercase();
+            host == "localhost" || host.ends_with(".localhost")
+        }
+    }
+}
+
+/// A connector: TCP to the server, or to the proxy named for it.
 #[derive(Clone)]
 pub(crate) struct Dial {
     tcp: HttpConnector,
-    proxies: Arc<Matcher>,
+    proxies: Arc<Proxies>,
 }
 
 impl Dial {
-    pub(crate) fn new(tcp: HttpConnector, proxies: Arc<Matcher>) -> Self {
+    pub(crate) fn new(tcp: HttpConnector, proxies: Arc<Proxies>) -> Self {
         Self { tcp, proxies }
     }
 }

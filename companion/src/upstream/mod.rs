@@ -4,8 +4,9 @@
 //! This is the client reqwest wraps. The companion calls a handful of fixed endpoints with
 //! bodies it builds itself, so reqwest's own layers (a redirect policy that parses every
 //! request's URL even with redirects off, and a parsed `Url` on every response) were a tenth
-//! of a code exchange's CPU and bought nothing here. Like reqwest, the clients go through the
-//! proxy the environment names, if any (see [`dial`]).
+//! of a code exchange's CPU and bought nothing here. Only when the operator asks
+//! (`--upstream-proxy-from-env`) do the clients go through the proxy the environment names,
+//! and never to a server on this machine (see [`dial`]).
 
 mod dial;
 
@@ -17,6 +18,7 @@ use axum::http::header::{PROXY_AUTHORIZATION, USER_AGENT};
 use axum::http::uri::Scheme;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, Uri};
 use dial::Dial;
+pub(crate) use dial::Proxies;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
@@ -99,7 +101,7 @@ pub(crate) struct Upstream {
     name: &'static str,
     metrics: Option<Arc<Metrics>>,
     timeout: Duration,
-    proxies: Arc<Matcher>,
+    proxies: Arc<Proxies>,
     /// The client built at start, which proves the settings work; handed out on a thread
     /// whose own client cannot be built.
     first: HttpClient,
@@ -108,21 +110,32 @@ pub(crate) struct Upstream {
 
 impl Upstream {
     /// Clients of the upstream `name` (`identity` or `api`) with `timeout` on each call
-    /// (connecting included), through the proxies the environment names; calls are counted in
-    /// `metrics`.
+    /// (connecting included), through the proxies the environment names when `proxy_from_env`
+    /// (never to a loopback server); calls are counted in `metrics`.
     pub(crate) fn new(
         name: &'static str,
         timeout: Duration,
+        proxy_from_env: bool,
         metrics: Option<Arc<Metrics>>,
     ) -> Result<Self, Error> {
-        let mut upstream = Self::with_proxies(timeout, Matcher::from_env())?;
+        let proxies = if proxy_from_env {
+            Proxies::through(Matcher::from_env())
+        } else {
+            Proxies::none()
+        };
+        let mut upstream = Self::with(timeout, proxies)?;
         upstream.name = name;
         upstream.metrics = metrics;
         Ok(upstream)
     }
 
-    /// Clients with `timeout` on each call, through `proxies`.
+    /// Clients with `timeout` on each call, through `proxies` (never to a loopback server).
+    #[cfg(test)]
     fn with_proxies(timeout: Duration, proxies: Matcher) -> Result<Self, Error> {
+        Self::with(timeout, Proxies::through(proxies))
+    }
+
+    fn with(timeout: Duration, proxies: Proxies) -> Result<Self, Error> {
         let proxies = Arc::new(proxies);
         let first = build(timeout, &proxies)
             .map_err(|e| Error::Config(format!("cannot build the HTTP client: {e}")))?;
@@ -239,7 +252,7 @@ fn chain(error: &(dyn std::error::Error + 'static)) -> String {
     text
 }
 
-fn connector(timeout: Duration, proxies: &Arc<Matcher>) -> Result<Connector, String> {
+fn connector(timeout: Duration, proxies: &Arc<Proxies>) -> Result<Connector, String> {
     let mut tcp = HttpConnector::new();
     tcp.set_connect_timeout(Some(timeout));
     tcp.set_nodelay(true);
@@ -259,7 +272,7 @@ fn connector(timeout: Duration, proxies: &Arc<Matcher>) -> Result<Connector, Str
     Ok(dial)
 }
 
-fn build(timeout: Duration, proxies: &Arc<Matcher>) -> Result<HttpClient, String> {
+fn build(timeout: Duration, proxies: &Arc<Proxies>) -> Result<HttpClient, String> {
     Ok(Client::builder(TokioExecutor::new())
         .pool_idle_timeout(POOL_IDLE)
         .pool_timer(TokioTimer::new())
@@ -274,7 +287,7 @@ mod tests {
 
     #[test]
     fn each_thread_has_its_own_client_and_keeps_it() {
-        let upstream = Upstream::new("test", Duration::from_secs(1), None).unwrap();
+        let upstream = Upstream::new("test", Duration::from_secs(1), false, None).unwrap();
         let here = upstream.client() as *const HttpClient;
         assert_eq!(upstream.client() as *const HttpClient, here);
         let there = std::thread::scope(|s| {
@@ -481,5 +494,38 @@ mod tests {
         assert_eq!(answer.status, StatusCode::NO_CONTENT);
         let request = String::from_utf8(received.join().unwrap()).unwrap();
         assert!(request.starts_with("GET /p?q=1 HTTP/1.1\r\n"), "{request}");
+    }
+
+    /// A loopback server is reached directly even when every proxy variable names a proxy and
+    /// `NO_PROXY` does not list it: the proxy (a listener of the test's) receives nothing.
+    #[tokio::test]
+    async fn a_loopback_server_is_never_reached_through_a_proxy() {
+        let proxy = TcpListener::bind("127.0.0.1:0").unwrap();
+        proxy.set_nonblocking(true).unwrap();
+        let proxy_url = format!("http://user:pass@{}", proxy.local_addr().unwrap());
+        for host in ["127.0.0.1", "localhost"] {
+            let (server, received) = server(b"HTTP/1.1 204 No Content\r\n\r\n");
+            let server: Uri = server
+                .to_string()
+                .replace("127.0.0.1", host)
+                .parse()
+                .unwrap();
+            let proxies = Matcher::builder()
+                .http(proxy_url.clone())
+                .https(proxy_url.clone())
+                .all(proxy_url.clone())
+                .build();
+            let upstream = Upstream::with_proxies(Duration::from_secs(5), proxies).unwrap();
+            let answer = upstream.send("test", get(server), 100).await.unwrap();
+            assert_eq!(answer.status, StatusCode::NO_CONTENT, "{host}");
+            let request = String::from_utf8(received.join().unwrap()).unwrap();
+            assert!(request.starts_with("GET /p?q=1 HTTP/1.1\r\n"), "{request}");
+            assert!(!request.contains("proxy-authorization"), "{request}");
+        }
+        assert_eq!(
+            proxy.accept().unwrap_err().kind(),
+            std::io::ErrorKind::WouldBlock,
+            "a connection reached the proxy"
+        );
     }
 }

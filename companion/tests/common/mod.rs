@@ -299,7 +299,10 @@ impl Reply {
             .get_all("set-cookie")
             .iter()
             .map(|v| v.to_str().expect("ascii").to_owned())
-            .find(|v| v.starts_with("fundraising_session="))
+            .find(|v| {
+                v.starts_with("fundraising_session=")
+                    || v.starts_with("__Host-fundraising_session=")
+            })
     }
 
     /// `name=value` of the session cookie set by this answer, for a `Cookie` header.

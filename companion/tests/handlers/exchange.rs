@@ -84,11 +84,12 @@ async fn an_https_public_origin_makes_the_cookie_secure() {
         .any(|a| a == "Secure"));
 }
 
-/// The session cookie is host-only (no `Domain`: no sibling subdomain receives it or may set
-/// one that is taken for it) and kept to the companion's own paths, on every answer that sets
-/// it, `Secure` over https.
+/// Over https the session cookie is `__Host-fundraising_session`: `Secure`, `Path=/` and no
+/// `Domain`, which the prefix makes browsers enforce (no sibling subdomain receives it or may
+/// set one that is taken for it), on every answer that sets it; a plain-named cookie is no
+/// session there.
 #[tokio::test]
-async fn the_session_cookie_is_host_only_and_kept_to_the_companions_paths() {
+async fn over_https_the_session_cookie_is_a_host_prefixed_cookie() {
     let identity = start_identity().await;
     let mut s = settings(&identity.url);
     s.public_origin = "https://partner.example".into();
@@ -117,11 +118,24 @@ async fn the_session_cookie_is_host_only_and_kept_to_the_companions_paths() {
             !attributes.iter().any(|a| a.starts_with("domain")),
             "{cookies:?}"
         );
-        assert!(attributes.contains(&"path=/auth".to_owned()), "{cookies:?}");
+        assert!(
+            cookies[0].starts_with("__Host-fundraising_session="),
+            "{cookies:?}"
+        );
+        assert!(attributes.contains(&"path=/".to_owned()), "{cookies:?}");
         for needed in ["secure", "httponly", "samesite=strict"] {
             assert!(attributes.contains(&needed.to_owned()), "{cookies:?}");
         }
     }
+    // A live session's sealed value under the plain name (as a sibling host could set it) is
+    // no session over https.
+    let signed = sign_in(&identity.url, FULL_SCOPE).await;
+    let live = post(&companion, "/auth/token", Some(&token_body(&signed)), None).await;
+    let session = get(&companion, "/auth/session", Some(&live.cookie())).await;
+    assert_eq!(session.json()["active"], true, "{}", session.body);
+    let shadow = live.cookie().replacen("__Host-", "", 1);
+    let session = get(&companion, "/auth/session", Some(&shadow)).await;
+    assert_eq!(session.json()["active"], false, "{}", session.body);
 }
 
 /// A sign-in that asked for fewer scopes gets an answer, and later refreshes, with no more

@@ -64,3 +64,35 @@ async fn a_cookie_copied_before_logout_is_session_expired_after_it() {
     let cleared = after.set_cookie().expect("the cookie is cleared");
     assert!(cleared.starts_with("fundraising_session=;"), "{cleared}");
 }
+
+/// One instance, no Redis: after sign-out neither the current cookie nor one it replaced a
+/// moment before (within the grace window) opens a session, and neither reaches upstream.
+#[tokio::test]
+async fn sign_out_ends_the_grace_window_and_the_current_cookie() {
+    let identity = start_identity().await;
+    let companion = start_companion(settings(&identity.url)).await;
+    let signed = sign_in(&identity.url, FULL_SCOPE).await;
+    let reply = post(&companion, "/auth/token", Some(&token_body(&signed)), None).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let old = reply.cookie();
+    let rotated = post(&companion, "/auth/refresh", None, Some(&old)).await;
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    let current = rotated.cookie();
+
+    assert_eq!(
+        post(&companion, "/auth/logout", None, Some(&current))
+            .await
+            .status,
+        204
+    );
+    let calls = identity.token_calls();
+    for cookie in [&old, &current] {
+        let after = post(&companion, "/auth/refresh", None, Some(cookie)).await;
+        assert_eq!(after.status, 401, "{}", after.body);
+        assert_eq!(after.error(), "session_expired");
+        let session = get(&companion, "/auth/session", Some(cookie)).await;
+        assert_eq!(session.json()["active"], false, "{}", session.body);
+        assert!(session.set_cookie().is_some(), "the cookie is cleared");
+    }
+    assert_eq!(identity.token_calls(), calls, "nothing went upstream");
+}

@@ -16,8 +16,18 @@ use crate::error::{Result, SandboxError};
 /// ended) before SIGKILL.
 pub const COMMAND_GRACE: Duration = Duration::from_secs(5);
 
-/// Runs `command` with `env` added, in a process group of its own, and returns its status.
+/// How the command ended: its status, and whether a signal to `exec` (a Ctrl-C, SIGTERM,
+/// SIGHUP) was passed on to it, which makes its end a stop asked for, not a failure.
+pub struct Ended {
+    /// The command's status.
+    pub status: ExitStatus,
+    /// A signal to `exec` was passed on to the command's group.
+    pub stopped: bool,
+}
+
+/// Runs `command` with `env` added, in a process group of its own, and returns how it ended.
 ///
+/// The command starts with SIGINT and SIGQUIT at their defaults, whatever `exec` inherited.
 /// A SIGINT, SIGTERM or SIGHUP sent to `exec` is passed on to the command's whole group (a
 /// shell's children too); whatever of the group is still there [`COMMAND_GRACE`] later, or at
 /// a second signal, is killed. When the command has ended, what it left running in its group
@@ -27,16 +37,20 @@ pub async fn run_command(
     command: &[String],
     env: &[(String, String)],
     guard: Option<&Guard>,
-) -> Result<ExitStatus> {
+) -> Result<Ended> {
     let (program, args) = command
         .split_first()
         .ok_or_else(|| SandboxError::Exec("no command to run after --".into()))?;
+    // exec's handlers are in place before the command exists: a signal that comes while it
+    // starts is passed on, not lost or taken by a disposition exec inherited.
+    let mut signals = Signals::new()?;
     let mut child = Command::new(program);
     child
         .args(args)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .kill_on_drop(true);
     group::own_group(&mut child);
+    group::default_signals(&mut child);
     let terminal = terminal::Foreground::hand_over(&mut child);
     let mut child = child.spawn().map_err(|source| SandboxError::Spawn {
         program: program.clone(),
@@ -46,7 +60,6 @@ pub async fn run_command(
     if let (Some(guard), Some(pgid)) = (guard, pgid) {
         guard.watch_group(pgid);
     }
-    let mut signals = Signals::new()?;
     let mut kill_at: Option<Instant> = None;
     let status = loop {
         let deadline = kill_at.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
@@ -78,7 +91,10 @@ pub async fn run_command(
             guard.forget_group(pgid);
         }
     }
-    status
+    Ok(Ended {
+        status: status?,
+        stopped: kill_at.is_some(),
+    })
 }
 
 /// The exit code that passes a command's status on: its code, or 128 + the signal that ended it.

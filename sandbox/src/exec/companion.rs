@@ -15,6 +15,21 @@ use tokio::time::{sleep, timeout, Instant};
 use super::group::{self, Sig};
 use crate::error::{Result, SandboxError};
 
+/// The variables of `exec`'s environment a companion gets (with the application's secret and
+/// what `exec` passes as flags): where programs and files are, the locale, and the log filter.
+/// Nothing else: no `COMPANION_*` (which would set its flags: a Redis of another deployment, a
+/// static folder), and no proxy variables (its upstreams are the sandbox's, on loopback).
+pub const COMPANION_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "TMPDIR",
+    "LANG",
+    "LC_ALL",
+    "RUST_LOG",
+    "RUST_BACKTRACE",
+    "SYSTEMROOT",
+];
+
 /// Time a stopped process gets between SIGTERM and SIGKILL.
 pub const STOP_GRACE: Duration = Duration::from_secs(5);
 
@@ -28,8 +43,8 @@ pub struct Companion {
 }
 
 impl Companion {
-    /// Starts `program` with `args` and the application's secret in its environment, its output
-    /// going to `log`. It gets a process group of its own (a Ctrl-C meant for the command
+    /// Starts `program` with `args` and the application's secret in its environment (with only
+    /// the [`COMPANION_ENV`] variables of `exec`'s), its output going to `log`. It gets a process group of its own (a Ctrl-C meant for the command
     /// does not reach it), and the kernel kills it when `exec` ends, however it ends.
     pub fn start(
         program: &Path,
@@ -49,6 +64,12 @@ impl Companion {
         let mut command = Command::new(program);
         command
             .args(args)
+            .env_clear()
+            .envs(
+                COMPANION_ENV
+                    .iter()
+                    .filter_map(|name| std::env::var_os(name).map(|value| (name, value))),
+            )
             .env("FUNDRAISING_CLIENT_SECRET", secret)
             .stdin(Stdio::null())
             .stdout(out)

@@ -48,6 +48,29 @@ pub fn own_group(command: &mut Command) {
     let _ = command;
 }
 
+/// Starts the child with SIGINT and SIGQUIT at their default dispositions, as a terminal gives
+/// them, whatever `exec` inherited: a process started in the background by a non-interactive
+/// shell (`cmd &`) begins with both ignored, and an ignored disposition survives `execve`, so
+/// the command (and a shell's children, which cannot trap a signal ignored at their start)
+/// would never see a Ctrl-C.
+pub fn default_signals(command: &mut Command) {
+    #[cfg(unix)]
+    // SAFETY: the closure runs in the child between fork and exec and makes two signal(2)
+    // calls, which are async-signal-safe; it allocates nothing.
+    unsafe {
+        command.pre_exec(|| {
+            for sig in [libc::SIGINT, libc::SIGQUIT] {
+                if libc::signal(sig, libc::SIG_DFL) == libc::SIG_ERR {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = command;
+}
+
 /// Makes the kernel kill the child when `exec` ends, even by SIGKILL (Linux's
 /// `PR_SET_PDEATHSIG`). The signal comes when the thread that spawned the child ends, so
 /// children are spawned from the thread that runs `exec` to its end. A child whose parent

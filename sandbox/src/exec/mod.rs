@@ -40,8 +40,8 @@ use tokio::time::Instant;
 
 use command::run_command;
 pub use command::{exit_code, COMMAND_GRACE};
-pub use companion::STOP_GRACE;
 use companion::{http_ok, tail, Companion};
+pub use companion::{COMPANION_ENV, STOP_GRACE};
 pub use guard::{guard_main, Guard, GUARD_SUBCOMMAND};
 pub use plan::{default_exec_config, expand, CompanionSpec, Plan, Site};
 
@@ -298,6 +298,14 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
         let deadline = Instant::now() + Duration::from_secs(args.ready_timeout_secs);
         let mut companions = Vec::new();
         let started = async {
+            // One key for the run's companions, in the private run folder: their cookies are
+            // sealed with a key kept for the run rather than a random one they warn about.
+            let cookie_key = run.path().join("cookie-key");
+            if !plan.companions.is_empty() {
+                let material: [u8; 32] = rand::random();
+                let hex: String = material.iter().map(|b| format!("{b:02x}")).collect();
+                crate::keys::write_private(&cookie_key, hex.as_bytes())?;
+            }
             for ((spec, app), addr) in plan.companions.iter().zip(&apps).zip(&companion_addrs) {
                 let mut flags = vec![
                     "--listen".to_owned(),
@@ -313,6 +321,10 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
                     "--allowed-origin".into(),
                     format!("http://{dev_server}"),
                 ];
+                if !spec.args.iter().any(|a| a.starts_with("--cookie-key-file")) {
+                    flags.push("--cookie-key-file".into());
+                    flags.push(cookie_key.display().to_string());
+                }
                 for arg in &spec.args {
                     flags.push(expand(arg, lookup)?);
                 }
@@ -341,7 +353,7 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
         let result = match started {
             Ok(()) => run_command(&args.command, &env, run.guard())
                 .await
-                .map(exit_code),
+                .map(|ended| (exit_code(ended.status), ended.stopped)),
             Err(e) => Err(e),
         };
         for companion in companions {
@@ -359,8 +371,9 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
     for server in servers {
         let _ = server.await;
     }
-    // A start failure's message holds the log that explains it; a failed command gets them all.
-    if matches!(outcome, Ok(code) if code != 0) {
+    // A start failure's message holds the log that explains it; a failed command gets them
+    // all, unless it ended because it was asked to (a Ctrl-C): that is no failure to explain.
+    if matches!(outcome, Ok((code, false)) if code != 0) {
         report_logs(run, &plan.companions);
     }
     if run.kept() {
@@ -369,7 +382,7 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
             run.path().display()
         );
     }
-    outcome
+    outcome.map(|(code, _)| code)
 }
 
 /// After a failure: the end of every server log, on stderr.

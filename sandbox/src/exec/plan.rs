@@ -1,5 +1,9 @@
 //! What `exec` starts, from the configuration file: the sandbox's own configuration with
 //! `${NAME}` placeholders filled in, and the companions of its `[[companions]]` tables.
+//!
+//! Placeholders are filled in on the parsed document, inside its string values: a value is
+//! always the text of the string it stands in, whatever it holds (quotes, newlines,
+//! brackets), never TOML of its own.
 
 use std::collections::BTreeMap;
 
@@ -94,7 +98,7 @@ impl CompanionSpec {
 /// the companions.
 #[derive(Debug)]
 pub struct Plan {
-    text: String,
+    table: toml::Table,
     /// The companions to start, in the file's order (`--companion` last).
     pub companions: Vec<CompanionSpec>,
 }
@@ -133,14 +137,38 @@ impl Plan {
                 }));
             }
         }
-        let text = toml::to_string(&table).map_err(|e| SandboxError::Config(e.to_string()))?;
-        Ok(Self { text, companions })
+        Ok(Self { table, companions })
     }
 
-    /// The sandbox's configuration with every `${NAME}` replaced by `lookup(NAME)`.
+    /// The sandbox's configuration with every `${NAME}` in its string values replaced by
+    /// `lookup(NAME)`, as text of those strings.
     pub fn config(&self, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Config> {
-        Config::from_toml(&expand(&self.text, lookup)?)
+        let mut table = self.table.clone();
+        for (_, value) in table.iter_mut() {
+            expand_value(value, lookup)?;
+        }
+        let text = toml::to_string(&table).map_err(|e| SandboxError::Config(e.to_string()))?;
+        Config::from_toml(&text)
     }
+}
+
+/// Fills in the placeholders of every string inside `value`.
+fn expand_value(value: &mut toml::Value, lookup: &dyn Fn(&str) -> Option<String>) -> Result<()> {
+    match value {
+        toml::Value::String(text) => *text = expand(text, lookup)?,
+        toml::Value::Array(items) => {
+            for item in items {
+                expand_value(item, lookup)?;
+            }
+        }
+        toml::Value::Table(table) => {
+            for (_, item) in table.iter_mut() {
+                expand_value(item, lookup)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Replaces each `${NAME}` in `text` by `lookup(NAME)`; `$${` stands for a literal `${`. A name
@@ -211,6 +239,30 @@ mod tests {
         );
         let config = plan.config(&vars).unwrap();
         assert!(config.enable_test_routes);
+    }
+
+    /// A value that looks like TOML stays the text of its string: it cannot add a table, an
+    /// application or a key.
+    #[test]
+    fn a_value_is_text_never_toml() {
+        let text =
+            "[[applications]]\napp_id = \"demo-app\"\nsecret = \"s\"\nhome_page = \"${SITE}\"\n";
+        let injected = "http://a.test/\"\n[[applications]]\napp_id = \"evil\"\nsecret = \"x\"\nhome_page = \"http://evil.test/";
+        let config = Plan::parse(text, None)
+            .unwrap()
+            .config(&|name: &str| (name == "SITE").then(|| injected.to_owned()));
+        // Either refused as a home page, or kept whole as one: never a second application.
+        if let Ok(config) = config {
+            assert_eq!(config.applications.len(), 1);
+            assert_eq!(config.applications[0].home_page, injected);
+        }
+        // A plain value with a quote in it is kept as it is.
+        let text = "[[users]]\nemail = \"a@example.org\"\npassword = \"pw\"\nname = \"${WHO}\"\n";
+        let config = Plan::parse(text, None)
+            .unwrap()
+            .config(&|name: &str| (name == "WHO").then(|| "O\"Brien\\".to_owned()))
+            .unwrap();
+        assert_eq!(config.users[0].name, "O\"Brien\\");
     }
 
     #[test]

@@ -214,7 +214,10 @@ impl FaultSpec {
             .times
             .is_some_and(|t| !(1..=i64::from(u32::MAX)).contains(&t))
         {
-            return Err("times must be at least 1 (leave it out for a fault until removed)".into());
+            return Err(format!(
+                "times must be 1 to {} (leave it out for a fault until removed)",
+                u32::MAX
+            ));
         }
         let delay_ms = self.delay_ms.unwrap_or(0);
         if !(0..=MAX_FAULT_DELAY_MS as i64).contains(&delay_ms) {

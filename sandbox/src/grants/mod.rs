@@ -1,24 +1,19 @@
 //! In-memory state of the identity server, one store per concept, each under its own lock:
-//! pending authorisation requests, the lock-out of wrong passwords, login sessions,
+//! pending authorisation requests, login sessions,
 //! authorisation codes, and the tokens with their refresh chains.
 
 mod codes;
 mod grant;
-mod logins;
 mod requests;
 mod sessions;
 mod tokens;
 
 pub use codes::{Codes, CODE_LIFETIME_MS};
 pub use grant::{random_token, Grant};
-pub use logins::{
-    LoginGate, LoginThrottle, LOGIN_FAILURES_BEFORE_LOCK, LOGIN_LOCK_FIRST_MS, LOGIN_LOCK_MAX_MS,
-    MAX_NAMES_PER_ADDRESS, MAX_THROTTLED_LOGINS,
-};
 pub use requests::{
     AuthorizationRequest, Requests, MAX_LOGIN_FAILURES_PER_REQUEST, MAX_PENDING_REQUESTS,
 };
-pub use sessions::{Sessions, SESSION_LIFETIME_MS};
+pub use sessions::{Sessions, MAX_LOGIN_SESSIONS, SESSION_LIFETIME_MS};
 pub use tokens::{
     AccessInfo, IssuedTokens, RefreshRefusal, Tokens, ACCESS_TOKEN_LIFETIME_SECS,
     MAX_ACCESS_TOKENS_PER_CHAIN, MAX_CHAINS_PER_USER, MAX_USED_REFRESH_TOKENS_PER_CHAIN,
@@ -30,7 +25,6 @@ pub use tokens::{
 #[derive(Debug, Default)]
 pub struct GrantStore {
     requests: Requests,
-    logins: LoginThrottle,
     sessions: Sessions,
     codes: Codes,
     tokens: Tokens,
@@ -40,11 +34,6 @@ impl GrantStore {
     /// Authorisation requests waiting for login and consent.
     pub fn requests(&self) -> &Requests {
         &self.requests
-    }
-
-    /// The lock-out of wrong passwords.
-    pub fn logins(&self) -> &LoginThrottle {
-        &self.logins
     }
 
     /// Login sessions of the identity server's pages.

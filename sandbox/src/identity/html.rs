@@ -34,6 +34,35 @@ pub fn scope_description(scope: &str) -> &'static str {
 
 /// Path of the pages' style sheet (served, so the CSP needs no inline style).
 pub const STYLESHEET_PATH: &str = "/connect/sandbox.css";
+/// Path of the pages' icon, which browsers ask for on their own: answered, so a sign-in
+/// pop-up's console shows no 404.
+pub const FAVICON_PATH: &str = "/favicon.ico";
+
+/// The icon: a small SVG (a green disc).
+const FAVICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\">\
+<circle cx=\"8\" cy=\"8\" r=\"7\" fill=\"#2a7\"/></svg>";
+
+/// `GET /favicon.ico`: the icon.
+pub async fn favicon() -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("image/svg+xml"),
+            ),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=86400"),
+            ),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
+        ],
+        FAVICON,
+    )
+        .into_response()
+}
 
 /// The Content-Security-Policy of every identity page: nothing inline, nothing from elsewhere,
 /// no framing.
@@ -49,7 +78,8 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response {
     let html = format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{title} - Fundraising sandbox</title><link rel=\"stylesheet\" href=\"{STYLESHEET_PATH}\"></head>\
+<title>{title} - Fundraising sandbox</title><link rel=\"icon\" href=\"{FAVICON_PATH}\" type=\"image/svg+xml\">\
+<link rel=\"stylesheet\" href=\"{STYLESHEET_PATH}\"></head>\
 <body><h1>{title}</h1>{body}<p class=\"note\">Fundraising sandbox identity server</p></body></html>\n",
         title = escape(title),
     );

@@ -1,10 +1,8 @@
 //! The login and consent pages and the login-session cookie.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
 
-use axum::extract::{ConnectInfo, FromRequestParts, Query, State};
-use axum::http::request::Parts;
+use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
@@ -13,7 +11,7 @@ use super::html::{consent_page as render_consent, error_page, login_page as rend
 use super::redirect::with_query;
 use super::SESSION_COOKIE;
 use crate::config::User;
-use crate::grants::{AuthorizationRequest, Grant, LoginGate, SESSION_LIFETIME_MS};
+use crate::grants::{AuthorizationRequest, Grant, SESSION_LIFETIME_MS};
 use crate::state::Sandbox;
 
 const EXPIRED: &str =
@@ -23,76 +21,6 @@ Start again from the application.";
 const WRONG_PASSWORD: &str = "The email address or password is not correct. Please try again.";
 const TOO_MANY_FOR_REQUEST: &str = "Too many wrong passwords for this sign-in request. \
 Start again from the application.";
-
-/// Whole seconds of a wait, rounded up (what `Retry-After` and the page say).
-fn wait_seconds(remaining_ms: i64) -> i64 {
-    (remaining_ms.max(0) + 999) / 1000
-}
-
-fn locked_message(remaining_ms: i64) -> String {
-    let secs = wait_seconds(remaining_ms);
-    format!(
-        "Too many wrong passwords for this account from your network address. Sign-in is \
-locked here; try again in {secs} seconds."
-    )
-}
-
-/// The login form again with 429 and `Retry-After`: the account is locked for this client
-/// address for `remaining_ms` more (at most [`crate::grants::LOGIN_LOCK_MAX_MS`]).
-fn locked(id: &str, client_id: &str, username: &str, remaining_ms: i64) -> Response {
-    let mut response = render_login(
-        StatusCode::TOO_MANY_REQUESTS,
-        id,
-        client_id,
-        username,
-        Some(&locked_message(remaining_ms)),
-    );
-    response.headers_mut().insert(
-        header::RETRY_AFTER,
-        HeaderValue::from(wait_seconds(remaining_ms)),
-    );
-    response
-}
-
-/// Where a login comes from, as the throttle counts it: the peer's IPv4 address, or the /64
-/// network of an IPv6 one (a single host is commonly given a whole /64). The TCP peer is
-/// used, never a forwarded-for header a client could write; behind a reverse proxy every
-/// login shares the proxy's address. Requests served without a peer address (a router called
-/// directly, in tests) share the name `unknown`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClientAddress(pub String);
-
-impl ClientAddress {
-    /// The throttle's name for a peer address.
-    pub fn of(peer: Option<SocketAddr>) -> Self {
-        let Some(peer) = peer else {
-            return Self("unknown".to_owned());
-        };
-        let ip = match peer.ip() {
-            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-                Some(v4) => IpAddr::V4(v4),
-                None => {
-                    let s = v6.segments();
-                    return Self(format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3]));
-                }
-            },
-            v4 => v4,
-        };
-        Self(ip.to_string())
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0);
-        Ok(Self::of(peer))
-    }
-}
 
 /// Whether a form POST comes from a page of this identity server, not from another site
 /// (login CSRF). A browser says where the form was: `Sec-Fetch-Site` (modern browsers), else
@@ -164,13 +92,11 @@ pub async fn login_page(
 
 /// `POST /connect/login` (`request`, `username`, `password`): starts the session or shows
 /// the form again with a message. A form from another site is refused (403). Wrong passwords
-/// are limited per request (the request ends) and per name and client address (a lock-out
-/// with a growing backoff of at most 15 minutes, during which even the right password from
-/// that address is refused: 429 with `Retry-After`), for any name typed, so that an unknown
-/// name is answered as a known one. Other addresses are not locked out.
+/// are limited per request only (the request ends): the sandbox locks no account and throttles
+/// no address; a test that wants a throttled sign-in asks for a `login` fault (`429` with
+/// `Retry-After`).
 pub async fn login(
     State(state): State<Sandbox>,
-    client: ClientAddress,
     headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
@@ -183,33 +109,21 @@ pub async fn login(
         return error_page(StatusCode::BAD_REQUEST, EXPIRED);
     };
     let username = field(&form, "username");
-    // Every name is gated and counted alike, a configured user's or not, so the answers never
-    // tell whether an account exists.
-    let logins = state.grants().logins();
-    if let LoginGate::Locked { remaining_ms } = logins.gate(username, &client.0, now) {
-        return locked(id, &request.client_id, username, remaining_ms);
-    }
     let Some(user) = state
         .config()
         .authenticate(username, field(&form, "password"))
     else {
-        let request_ended = state.grants().requests().login_failed(id, now);
-        let locked_ms = logins.failed(username, &client.0, now);
-        if request_ended {
+        if state.grants().requests().login_failed(id, now) {
             return error_page(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_FOR_REQUEST);
         }
-        return match locked_ms {
-            Some(ms) => locked(id, &request.client_id, username, ms),
-            None => render_login(
-                StatusCode::OK,
-                id,
-                &request.client_id,
-                username,
-                Some(WRONG_PASSWORD),
-            ),
-        };
+        return render_login(
+            StatusCode::OK,
+            id,
+            &request.client_id,
+            username,
+            Some(WRONG_PASSWORD),
+        );
     };
-    logins.succeeded(username, &client.0, now);
     let session = state.grants().sessions().start(&user.email, now);
     let cookie = format!(
         "{SESSION_COOKIE}={session}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}",

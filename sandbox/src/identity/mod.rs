@@ -60,6 +60,7 @@ pub fn routes() -> Router<Sandbox> {
             get(interaction::consent_page).post(interaction::consent),
         )
         .route(html::STYLESHEET_PATH, get(html::stylesheet))
+        .route(html::FAVICON_PATH, get(html::favicon))
         .route("/connect/token", any(token::token))
         .route(REVOCATION_PATH, any(token::revocation))
         .merge(public)

@@ -2,9 +2,10 @@
 //! date; `304` for a client that has it already, `412` for a failed `If-Unmodified-Since`; one
 //! byte range as `206` ([`super::range`]); the bytes streamed from the open file.
 
-use super::folder::Found;
+use super::cache::{Cache, Key};
+use super::folder::{Encoding, Found};
 use super::range::{self, Ranged};
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::header::{
     ACCEPT_RANGES, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_RANGE, CONTENT_TYPE,
     IF_MODIFIED_SINCE, IF_NONE_MATCH, IF_RANGE, IF_UNMODIFIED_SINCE, LAST_MODIFIED, RANGE,
@@ -16,16 +17,42 @@ use std::io::SeekFrom;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio_util::io::ReaderStream;
 
-/// Bytes read from a file at a time.
-const CHUNK: usize = 64 * 1024;
+/// Bytes read from a file, or sent from one kept in memory, at a time: what one connection
+/// that does not read can make the companion hold is a few of these.
+const CHUNK: usize = 16 * 1024;
+
+/// Whether an answer of this type and length is worth compressing here (the rules of
+/// tower-http's compression: not an image but SVG, not an event stream, not tiny).
+fn compressible(content_type: &HeaderValue, len: u64) -> bool {
+    let kind = content_type.to_str().unwrap_or_default();
+    len >= 32
+        && (!kind.starts_with("image/") || kind.starts_with("image/svg+xml"))
+        && !kind.starts_with("text/event-stream")
+        && !kind.starts_with("application/grpc")
+}
+
+/// `bytes` as a body of [`CHUNK`]-sized slices of the one buffer.
+fn shared_body(bytes: Bytes) -> Body {
+    let chunks = (0..bytes.len())
+        .step_by(CHUNK)
+        .map(move |at| Ok::<_, std::io::Error>(bytes.slice(at..(at + CHUNK).min(bytes.len()))));
+    Body::from_stream(futures_util::stream::iter(chunks.collect::<Vec<_>>()))
+}
 
 /// A date header's value, if it is an HTTP date.
 fn date(headers: &HeaderMap, name: axum::http::HeaderName) -> Option<HttpDate> {
     headers.get(name)?.to_str().ok()?.parse().ok()
 }
 
-/// The answer for `found`, given the request's `headers` (a `GET`).
-pub async fn answer(found: Found, headers: &HeaderMap) -> Response {
+/// The answer for `found`, given the request's `headers` (a `GET`) and the encodings it
+/// accepts, best first. A file that `cache` may keep is sent from memory (compressed there,
+/// once, when it has no precompressed sibling and the client accepts an encoding).
+pub async fn answer(
+    found: Found,
+    headers: &HeaderMap,
+    accepted: &[Encoding],
+    cache: &Cache,
+) -> Response {
     let Found {
         file,
         metadata,
@@ -92,6 +119,36 @@ pub async fn answer(found: Found, headers: &HeaderMap) -> Response {
             return (StatusCode::RANGE_NOT_SATISFIABLE, out).into_response();
         }
     };
+    let made = match ranged {
+        Ranged::Whole if encoding.is_none() && compressible(&out[CONTENT_TYPE], len) => {
+            accepted.first().copied()
+        }
+        _ => None,
+    };
+    let key = Key {
+        named,
+        sibling: encoding.map(Encoding::name),
+        made: made.map(Encoding::name),
+    };
+    let kept = match file.try_clone() {
+        Ok(copy) => {
+            cache
+                .bytes(key, copy, len, metadata.modified().ok(), made)
+                .await
+        }
+        Err(_) => None,
+    };
+    if let Some(bytes) = kept {
+        let bytes = match made {
+            Some(made) => {
+                out.insert(CONTENT_ENCODING, HeaderValue::from_static(made.name()));
+                bytes
+            }
+            None => bytes.slice(first as usize..(first + count) as usize),
+        };
+        out.insert(CONTENT_LENGTH, HeaderValue::from(bytes.len()));
+        return (status, out, shared_body(bytes)).into_response();
+    }
     out.insert(CONTENT_LENGTH, HeaderValue::from(count));
     let mut file = tokio::fs::File::from_std(file);
     if first > 0 && file.seek(SeekFrom::Start(first)).await.is_err() {

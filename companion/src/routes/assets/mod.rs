@@ -30,6 +30,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::cors::{Any, CorsLayer};
 
 mod answer;
+mod cache;
 mod folder;
 mod range;
 
@@ -99,6 +100,7 @@ pub const MAX_PATH: usize = 2048;
 #[derive(Debug, Clone)]
 pub struct Root {
     folder: Arc<PathBuf>,
+    cache: cache::Cache,
 }
 
 impl Root {
@@ -106,6 +108,7 @@ impl Root {
     pub fn new(folder: &Path) -> Self {
         Self {
             folder: Arc::new(folder.to_path_buf()),
+            cache: cache::Cache::default(),
         }
     }
 }
@@ -170,11 +173,15 @@ pub async fn serve_file(State(root): State<Root>, request: Request) -> Response 
     };
     let accepted = accepted_encodings(request.headers());
     let folder = root.folder.clone();
-    let found = tokio::task::spawn_blocking(move || folder::lookup(&folder, &named, &accepted))
-        .await
-        .unwrap_or(Lookup::Missing);
+    let lookup_accepted = accepted.clone();
+    let found =
+        tokio::task::spawn_blocking(move || folder::lookup(&folder, &named, &lookup_accepted))
+            .await
+            .unwrap_or(Lookup::Missing);
     match found {
-        Lookup::Found(found) => answer::answer(*found, request.headers()).await,
+        Lookup::Found(found) => {
+            answer::answer(*found, request.headers(), &accepted, &root.cache).await
+        }
         Lookup::Folder => {
             let location = match original.query() {
                 Some(query) => format!("{}/?{query}", original.path()),

@@ -49,10 +49,12 @@ end
 return 0
 ";
 
-/// Stores an outcome unless another instance claimed the entry since (its claim lapsed).
+/// Stores an outcome unless another instance claimed the entry since (its claim lapsed). A
+/// given-up claim (`R:`, any flight) leaves the entry free, as for [`CLAIM`]: an outcome kept
+/// while Redis was away is stored over the marker a give-up left once Redis came back.
 pub(super) const PUBLISH: &str = r"
 local v = redis.call('GET', KEYS[1])
-if (not v) or v == ARGV[1] or v == ARGV[2] then
+if (not v) or v == ARGV[1] or v == ARGV[2] or string.sub(v, 1, 2) == 'R:' then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
   return 1
 end

@@ -48,6 +48,7 @@ use std::time::Duration;
 use store::Store;
 use tokio::time::Instant;
 
+pub(crate) use store::retried;
 pub use store::{MAX_UNSTORED, RECONCILE_WINDOW};
 
 /// Prefix of every Redis key the companion writes.

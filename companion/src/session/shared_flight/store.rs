@@ -30,7 +30,7 @@ pub(super) const RECONCILE_MAX: Duration = Duration::from_secs(2);
 /// Runs `command`, and once more if it failed because the connection dropped (Redis
 /// restarted): the connection manager then makes a new connection, which the second attempt
 /// waits for. A timeout is not repeated.
-pub(super) async fn retried<T, F, Fut>(command: F) -> RedisResult<T>
+pub(crate) async fn retried<T, F, Fut>(command: F) -> RedisResult<T>
 where
     F: Fn() -> Fut,
     Fut: Future<Output = RedisResult<T>>,
