@@ -1,11 +1,10 @@
 //! The HTTP clients of the upstream calls (identity server, and the resource API in BFF mode):
 //! hyper-util's pooled client, one per serving thread.
 //!
-//! This is the client reqwest wraps. The companion calls a handful of fixed endpoints with
-//! bodies it builds itself, so reqwest's own layers (a redirect policy that parses every
-//! request's URL even with redirects off, and a parsed `Url` on every response) were a tenth
-//! of a code exchange's CPU and bought nothing here. Like reqwest, the clients go through the
-//! proxy the environment names, if any (see [`dial`]).
+//! The companion calls a handful of fixed endpoints with bodies it builds itself, so these
+//! clients carry no redirect policy and parse no URL per request or response: a code
+//! exchange's CPU goes to the exchange. Like reqwest (which wraps the same client), they go
+//! through the proxy the environment names, if any (see [`dial`]).
 
 mod dial;
 
