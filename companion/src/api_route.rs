@@ -83,8 +83,8 @@ pub fn route(
     Some(Route { operation, url })
 }
 
-/// The operations the proxy forwards, as its 404 names them: `GET
-/// campaign/byshortname/{shortName}, ...`, from the table.
+/// The operations the proxy forwards, as its 404 names them: each one's method and path
+/// template below `/api`, from the table, in its order.
 pub fn forwarded() -> String {
     operation::OPERATIONS
         .iter()
