@@ -43,7 +43,7 @@ have_nightly() {
 nightly_build() { # cargo feature flags...
   CARGO_TARGET_DIR="$root/target/pkg-nightly${KEEP_NAMES:+-named}" \
     RUSTFLAGS='--cfg getrandom_backend="wasm_js" -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Zfmt-debug=none' \
-    cargo +nightly build -q --release --target wasm32-unknown-unknown -p fundraising-client "$@" \
+    cargo +nightly build -q --profile wasm --target wasm32-unknown-unknown -p fundraising-client "$@" \
     -Z build-std=std,panic_abort -Z build-std-features=optimize_for_size
 }
 use_nightly=0
@@ -83,9 +83,9 @@ build_variant() {
   else
     [ "$use_nightly" = 1 ] && echo "warning: the nightly size build failed: building with stable (a larger package)" >&2
     target_dir="$root/target"
-    cargo build -q --release --target wasm32-unknown-unknown -p fundraising-client "$@"
+    cargo build -q --profile wasm --target wasm32-unknown-unknown -p fundraising-client "$@"
   fi
-  local raw="$target_dir/wasm32-unknown-unknown/release/$name.wasm"
+  local raw="$target_dir/wasm32-unknown-unknown/wasm/$name.wasm"
   # Each build's wasm before wasm-bindgen, kept by build (full, light, widgets, card): the next build
   # overwrites $raw, and tests/node/rust-app.test.mjs reads the full build's export names here.
   local label=full

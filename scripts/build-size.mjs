@@ -1,12 +1,11 @@
-// The size of each build of the package as a browser fetches it: the wasm and the build's one JS
-// module (and each snippet it imports, in a package built before the builds were one module, as
-// BENCH_BEFORE_PKG_DIR may name), every file compressed on its own (gzip -9, and brotli at its best, as the
-// companion sends them), summed, against the build's budget. Not engine-check.js (fetched only
-// when init() fails) nor assets.js (the companion's list of hashed names).
+// The size of each build of the package as a browser fetches it: the build's one JS module and
+// its wasm, each file compressed on its own (gzip -9, and brotli at its best, as the companion
+// sends them), summed, against the build's budget. Not engine-check.js (fetched only when
+// init() fails) nor assets.js (the companion's list of hashed names).
 //
 //   node scripts/build-size.mjs [PKG_DIR] [--json]     (default: pkg)
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { brotliCompressSync, constants } from "node:zlib";
 
@@ -19,20 +18,10 @@ export const BUILDS = [
 ];
 
 const ENTRY = "fundraising_client";
-const HASHED = /\.[0-9a-f]{16}\.(js|wasm)$/;
 
-/** The files a browser fetches for one build: the module (with the snippets of an older package), the wasm. */
+/** The files a browser fetches for one build: the module and the wasm. */
 export function buildFiles(folder) {
-  const snippets = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".js") && !HASHED.test(entry.name)) snippets.push(path);
-    }
-  };
-  if (existsSync(join(folder, "snippets"))) walk(join(folder, "snippets"));
-  return [join(folder, `${ENTRY}.js`), ...snippets.sort(), join(folder, `${ENTRY}_bg.wasm`)];
+  return [join(folder, `${ENTRY}.js`), join(folder, `${ENTRY}_bg.wasm`)];
 }
 
 /** `gzip -9` (GNU gzip, the measure the budgets name) of a file's bytes. */

@@ -18,6 +18,9 @@
 #   --out DIR     where the binaries (DIR/TARGET/bin) and the packages (DIR/npm) go; default
 #                 target/release-servers
 # CARGO_TARGET_DIR is honoured, so a second run reuses the build.
+# `cargo install` builds a published crate with cargo's own release profile (opt-level 3): the
+# servers are built for speed, never with the npm wasm package's size profile (`[profile.wasm]`
+# of the workspace, which a published crate does not carry).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

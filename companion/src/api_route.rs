@@ -1,36 +1,25 @@
 //! BFF mode's routing, as pure functions: which upstream address a proxied request goes to
-//! (one of the four resource operations under `--api-url`, or none), and which `Location`
-//! of an upstream answer may go back to the page (only one under `--api-url`).
+//! (one of the resource operations of [`fundraising_core::operation::OPERATIONS`] under
+//! `--api-url`, or none), and which `Location` of an upstream answer may go back to the page
+//! (only one under `--api-url`).
 //!
 //! The proxy (`/api/...`) calls these and nothing else decides where a request goes; the fuzz
 //! target `proxy_route` checks their invariants on arbitrary requests.
 
 use axum::http::Method;
+use fundraising_core::operation::{self, Operation, Segment};
 use percent_encoding::percent_decode_str;
 use url::Url;
 
 /// Where the proxy is mounted: a request path must start with this to be forwarded.
 pub const PREFIX: &str = "/api/";
 
-/// One of the four resource operations the proxy forwards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
-    /// `GET campaign/byshortname/{shortName}`.
-    Campaign,
-    /// `GET donation/ref/{reference}`.
-    Donation,
-    /// `POST event` (or `event/`).
-    CreateEvent,
-    /// `GET event/{eventId}/pages`, the query passed through.
-    EventPages,
-}
-
 /// A request the proxy forwards: its operation and the upstream address.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Route {
-    /// Which of the four operations it is.
-    pub operation: Operation,
-    /// `{api_url}/{app_id}/v1/...`, with the query for [`Operation::EventPages`] only.
+    /// Which operation of the table it is.
+    pub operation: &'static Operation,
+    /// `{api_url}/{app_id}/v1/...`, with the query only for an operation that takes one.
     pub url: Url,
 }
 
@@ -48,36 +37,28 @@ pub fn parameter(raw: &str) -> Option<String> {
     (!bad).then(|| value.into_owned())
 }
 
-/// The operation of `method` and `below` (the path after [`PREFIX`]) and its decoded path
-/// segments below `{app_id}/v1/`, or `None`.
-fn operation(method: &Method, below: &str) -> Option<(Operation, Vec<String>)> {
-    let parts: Vec<&str> = below.split('/').collect();
-    let fixed = |s: &str| s.to_owned();
-    match (method, parts.as_slice()) {
-        (&Method::GET, ["campaign", "byshortname", name]) => Some((
-            Operation::Campaign,
-            vec![fixed("campaign"), fixed("byshortname"), parameter(name)?],
-        )),
-        (&Method::GET, ["donation", "ref", reference]) => Some((
-            Operation::Donation,
-            vec![fixed("donation"), fixed("ref"), parameter(reference)?],
-        )),
-        (&Method::POST, ["event"]) => Some((Operation::CreateEvent, vec![fixed("event")])),
-        (&Method::POST, ["event", ""]) => {
-            Some((Operation::CreateEvent, vec![fixed("event"), String::new()]))
-        }
-        (&Method::GET, ["event", id, "pages"]) => Some((
-            Operation::EventPages,
-            vec![fixed("event"), parameter(id)?, fixed("pages")],
-        )),
-        _ => None,
-    }
+/// The operation of `method` and `below` (the path after [`PREFIX`]) and the upstream's path
+/// segments below `{app_id}/v1/`: the request's own, each parameter decoded by [`parameter`]
+/// (a template's optional trailing `/` kept as the request had it). `None` otherwise.
+fn operation(method: &Method, below: &str) -> Option<(&'static Operation, Vec<String>)> {
+    let path = ["/", below].concat();
+    let (found, _) = operation::find(method.as_str(), &path)?;
+    let segments = found
+        .segments()
+        .zip(below.split('/'))
+        .map(|(template, given)| match template {
+            Segment::Literal(_) => Some(given.to_owned()),
+            Segment::Param(_) => parameter(given),
+        })
+        .collect::<Option<Vec<String>>>()?;
+    Some((found, segments))
 }
 
 /// The upstream address of a proxied request: `method`, the request's `path` (raw, as
-/// received, starting with [`PREFIX`]) and `query` (raw) map to one of the four operations
-/// under `{api_url}/{app_id}/v1/`, or to `None` (the proxy answers `404 not_found`). Only the
-/// pages listing carries the query; `api_url`'s own query and fragment are dropped.
+/// received, starting with [`PREFIX`]) and `query` (raw) map to one of the operations under
+/// `{api_url}/{app_id}/v1/`, or to `None` (the proxy answers `404 not_found`). Only an
+/// operation with query parameters (the pages listing) carries the query; `api_url`'s own
+/// query and fragment are dropped.
 pub fn route(
     api_url: &Url,
     app_id: &str,
@@ -96,10 +77,20 @@ pub fn route(
         .push(app_id)
         .push("v1")
         .extend(&segments);
-    if operation == Operation::EventPages {
+    if !operation.query.is_empty() {
         url.set_query(query);
     }
     Some(Route { operation, url })
+}
+
+/// The operations the proxy forwards, as its 404 names them: each one's method and path
+/// template below `/api`, from the table, in its order.
+pub fn forwarded() -> String {
+    operation::OPERATIONS
+        .iter()
+        .map(|o| format!("{} {}", o.method.as_str(), &o.path[1..]))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Whether `url` lies under `api_url`: same scheme, host and port, no credentials, and a path
@@ -136,7 +127,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_four_operations_are_routed() {
+    fn only_the_operations_of_the_table_are_routed() {
         assert_eq!(
             url_of(
                 Method::GET,
@@ -200,7 +191,7 @@ mod tests {
             Some("q"),
         )
         .unwrap();
-        assert_eq!(r.operation, Operation::Donation);
+        assert_eq!(r.operation.id, operation::OperationId::Donation);
         assert_eq!(
             r.url.as_str(),
             "https://api.example/base/my%20app/v1/donation/ref/r"

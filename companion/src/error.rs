@@ -38,9 +38,12 @@ pub enum Error {
     /// configured timeout (504).
     #[error("the identity server or the resource API did not answer in time")]
     UpstreamTimeout,
-    /// In BFF mode, a path or method under `/api/` that is not one of the four proxied
-    /// operations (404).
-    #[error("not one of the proxied operations (GET campaign/byshortname/{{shortName}}, GET donation/ref/{{reference}}, POST event, GET event/{{eventId}}/pages)")]
+    /// In BFF mode, a path or method under `/api/` that is not one of the proxied operations
+    /// (404); the message lists them from the operation table.
+    #[error(
+        "not one of the proxied operations ({})",
+        crate::api_route::forwarded()
+    )]
     NotFound,
     /// A path under `/auth` that is no endpoint, or under `/api` when BFF mode is off (404).
     #[error("no such endpoint of the companion")]

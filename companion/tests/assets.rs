@@ -131,7 +131,7 @@ impl Wire {
 }
 
 async fn fetch(companion: &Companion, path: &str, headers: &[(&str, &str)]) -> Wire {
-    let mut request = client().get(format!("{}{path}", companion.url));
+    let mut request = client().get(format!("{}{path}", companion.url()));
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
@@ -438,7 +438,7 @@ async fn head_answers_with_the_headers_get_gives() {
     ] {
         let get = fetch(&companion, path, &[("accept-encoding", encoding)]).await;
         let response = client()
-            .head(format!("{}{path}", companion.url))
+            .head(format!("{}{path}", companion.url()))
             .header("accept-encoding", encoding)
             .send()
             .await
@@ -684,7 +684,7 @@ async fn links_swapped_while_requests_arrive_never_lead_out_of_the_folder() {
     };
     let mut requesters = Vec::new();
     for i in 0..4 {
-        let url = companion.url.clone();
+        let url = companion.url().clone();
         let path = if i % 2 == 0 { "/race.txt" } else { "/d/f.txt" };
         requesters.push(tokio::spawn(async move {
             let client = client();

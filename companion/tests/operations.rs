@@ -121,7 +121,7 @@ async fn readiness_never_calls_the_identity_server_per_request() {
     for _ in 0..20 {
         let batch: Vec<_> = (0..50)
             .map(|_| {
-                let url = companion.url.clone();
+                let url = companion.url().clone();
                 tokio::spawn(async move { client().get(format!("{url}/readyz")).send().await })
             })
             .collect();
@@ -213,7 +213,7 @@ async fn the_metrics_scrape_parses_and_counts_requests_refreshes_upstream_calls_
     // Three tabs refresh at once: one runs the refresh, two join it.
     let tabs: Vec<_> = (0..3)
         .map(|_| {
-            let (url, cookie) = (companion.url.clone(), cookie1.clone());
+            let (url, cookie) = (companion.url().clone(), cookie1.clone());
             tokio::spawn(async move { post_to(&url, "/auth/refresh", None, Some(&cookie)).await })
         })
         .collect();
@@ -348,7 +348,7 @@ async fn the_request_id_and_the_trace_go_upstream_and_the_id_comes_back() {
 
     let signed = sign_in(&identity.url, FULL_SCOPE).await;
     let response = client()
-        .post(format!("{}/auth/token", companion.url))
+        .post(format!("{}/auth/token", companion.url()))
         .header("origin", ORIGIN)
         .header("x-fundraising-client", "1")
         .header("content-type", "application/json")
@@ -382,7 +382,7 @@ async fn the_request_id_and_the_trace_go_upstream_and_the_id_comes_back() {
     // Without ids (or with one unfit for a log line), the companion makes them.
     let cookie = reply.cookie();
     let response = client()
-        .post(format!("{}/auth/refresh", companion.url))
+        .post(format!("{}/auth/refresh", companion.url()))
         .header("origin", ORIGIN)
         .header("x-fundraising-client", "1")
         .header("x-request-id", "two words")

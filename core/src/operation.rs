@@ -158,6 +158,9 @@ pub struct Operation {
     pub retry: Retry,
     /// The client's Cargo feature that holds it.
     pub feature: &'static str,
+    /// The method of the npm package's `FundraisingClient` that calls it, as the TypeScript
+    /// declarations and `docs/api.md` name it (resolving with a [`Operation::answer`]).
+    pub js_method: &'static str,
 }
 
 /// `GET /{appId}/v1/campaign/byshortname/{shortName}`: a campaign by its short name.
@@ -181,6 +184,7 @@ pub const CAMPAIGN: Operation = Operation {
     }],
     retry: Retry::Read,
     feature: "campaign",
+    js_method: "getCampaign",
 };
 
 /// `GET /{appId}/v1/donation/ref/{thirdPartyReference}`: a donation by the third-party
@@ -211,6 +215,7 @@ pub const DONATION: Operation = Operation {
     ],
     retry: Retry::Read,
     feature: "donation",
+    js_method: "getDonationByReference",
 };
 
 /// `POST /{appId}/v1/event/`: registers an event; never retried.
@@ -230,6 +235,7 @@ pub const CREATE_EVENT: Operation = Operation {
     }],
     retry: Retry::Never,
     feature: "events",
+    js_method: "createEvent",
 };
 
 /// `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`: the fundraising pages of an event,
@@ -267,6 +273,7 @@ pub const PAGES: Operation = Operation {
     }],
     retry: Retry::Read,
     feature: "pages",
+    js_method: "getEventPages",
 };
 
 /// A value for a path parameter.

@@ -2,18 +2,20 @@
 //!
 //! Input: one selector byte (method, `--api-url`, app id), then a request target, parsed as
 //! hyper parses it before the router sees its path and query. Invariants:
-//! - `route` gives one of the four operations under `--api-url`, or nothing: the upstream
+//! - `route` gives one of the table's operations under `--api-url`, or nothing: the upstream
 //!   URL has the API's scheme, host and port, no credentials and no fragment; its decoded
 //!   path segments are exactly the API's own, the app id, `v1` and the operation's segments,
 //!   the literal ones equal to the request's and each parameter the request's raw segment
 //!   percent-decoded (non-empty, never `.`/`..`, no `/`, `\` or control character); the
-//!   method is the operation's; only the pages listing has a query; and the URL is sent as
-//!   checked (it parses back to itself, and as an `http::Uri` with the same path).
+//!   method and template are the operation's in the table; only an operation with query
+//!   parameters (the pages listing) has a query; and the URL is sent as checked (it parses
+//!   back to itself, and as an `http::Uri` with the same path).
 //! - `allowed_location`, given the target as an upstream `Location`, passes only an address
 //!   under `--api-url` (same scheme, host and port, no credentials, a path inside the API's).
 #![no_main]
 
-use fundraising_companion::api_route::{allowed_location, route, Operation, PREFIX};
+use fundraising_companion::api_route::{allowed_location, route, PREFIX};
+use fundraising_core::operation::{Segment, CREATE_EVENT};
 use http::{Method, Uri};
 use libfuzzer_sys::fuzz_target;
 use percent_encoding::percent_decode_str;
@@ -75,29 +77,31 @@ fn check_route(api: &Url, app_id: &str, method: &Method, path: &str, query: Opti
         .expect("only paths under the prefix are routed")
         .split('/')
         .collect();
-    let (expected_method, literal): (Method, Vec<Option<&str>>) = match routed.operation {
-        Operation::Campaign => (
-            Method::GET,
-            vec![Some("campaign"), Some("byshortname"), None],
-        ),
-        Operation::Donation => (Method::GET, vec![Some("donation"), Some("ref"), None]),
-        Operation::CreateEvent if raw.len() == 1 => (Method::POST, vec![Some("event")]),
-        Operation::CreateEvent => (Method::POST, vec![Some("event"), Some("")]),
-        Operation::EventPages => (Method::GET, vec![Some("event"), None, Some("pages")]),
-    };
-    assert_eq!(method, &expected_method, "{:?}", routed.operation);
-    assert_eq!(raw.len(), literal.len(), "{path} -> {url}");
+    // What the request must have been: the operation's method and template, from the table.
+    let operation = routed.operation;
+    assert_eq!(
+        method.as_str(),
+        operation.method.as_str(),
+        "{}",
+        operation.name
+    );
+    let template: Vec<Segment> = operation.segments().collect();
+    let optional_end = template.last() == Some(&Segment::Literal(""));
+    assert!(
+        raw.len() == template.len() || (optional_end && raw.len() + 1 == template.len()),
+        "{path} -> {url}"
+    );
 
     let mut expected = base_segments(api);
     expected.push(app_id.to_owned());
     expected.push("v1".to_owned());
-    for (raw, literal) in raw.iter().zip(&literal) {
-        match literal {
-            Some(literal) => {
+    for (raw, segment) in raw.iter().zip(&template) {
+        match segment {
+            Segment::Literal(literal) => {
                 assert_eq!(raw, literal, "{path}");
                 expected.push((*literal).to_owned());
             }
-            None => {
+            Segment::Param(_) => {
                 let parameter = decoded(raw);
                 assert!(
                     !parameter.is_empty()
@@ -119,9 +123,10 @@ fn check_route(api: &Url, app_id: &str, method: &Method, path: &str, query: Opti
         assert!(segment != "." && segment != "..", "a dot segment in {url}");
     }
 
-    match routed.operation {
-        Operation::EventPages => assert_eq!(url.query().is_some(), query.is_some(), "{url}"),
-        _ => assert_eq!(url.query(), None, "{url}"),
+    if operation.query.is_empty() {
+        assert_eq!(url.query(), None, "{url}");
+    } else {
+        assert_eq!(url.query().is_some(), query.is_some(), "{url}");
     }
     // What is sent is what was checked.
     assert_eq!(&Url::parse(url.as_str()).expect("reparses"), url);
@@ -135,7 +140,8 @@ fn decoded_lossy(segment: &str) -> String {
 }
 
 fn check_location(api: &Url, app_id: &str, location: &str) {
-    let requested = route(api, app_id, &Method::POST, "/api/event/", None)
+    let create = format!("/api{}", CREATE_EVENT.path);
+    let requested = route(api, app_id, &Method::POST, &create, None)
         .expect("creating an event is routed")
         .url;
     let Some(allowed) = allowed_location(api, &requested, location) else {

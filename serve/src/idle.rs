@@ -13,11 +13,10 @@ use tokio::time::{sleep_until, Instant, Sleep};
 ///
 /// The clock of a direction starts when an operation has to wait and stops when one makes
 /// progress. Stopping it leaves the timer where it is (only a flag changes), and starting it
-/// again moves the timer later, which tokio does without touching its timer wheel. Moving the
-/// timer to "now" on every completed read instead (as `tokio_io_timeout` did here) files it
-/// in the wheel as due: the runtime wakes its own thread (an eventfd write), and again a
-/// millisecond later to file the timer back at its real deadline. That was several system
-/// calls and a thread wake-up on every request, for nothing.
+/// again moves the timer later, which tokio does without touching its timer wheel. This guards
+/// the cost of a request: a timer moved to "now" on every completed read would be filed in the
+/// wheel as due, waking the runtime's thread (an eventfd write) and again a millisecond later
+/// to file it back at its real deadline.
 ///
 /// Must be created inside the runtime that will poll it (its timers belong to that runtime).
 pub(crate) struct IdleTimeout<S> {

@@ -94,7 +94,7 @@ pub struct Args {
     /// `--bff`, also the upstream of the `/api/...` proxy.
     #[arg(long, env = "COMPANION_API_URL")]
     pub api_url: Option<Url>,
-    /// BFF mode: the page holds no token. The companion proxies the four resource operations
+    /// BFF mode: the page holds no token. The companion proxies the resource operations
     /// (`/api/...` to `{api_url}/{app_id}/v1/...`) and attaches the bearer token itself;
     /// `/auth/token` and `/auth/refresh` answer without `accessToken`. Needs `--api-url`.
     #[arg(long, env = "COMPANION_BFF")]

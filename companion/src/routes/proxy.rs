@@ -1,13 +1,10 @@
-//! BFF mode's `/api/...`: the four resource operations, forwarded to
-//! `{api_url}/{app_id}/v1/...` with the session's bearer token attached on the server.
+//! BFF mode's `/api/...`: the resource operations of the table
+//! ([`fundraising_core::operation::OPERATIONS`]), forwarded to `{api_url}/{app_id}/v1/...` with
+//! the session's bearer token attached on the server.
 //!
-//! Only these are forwarded; every other path or method is 404, so this is no open proxy:
-//! - `GET api/campaign/byshortname/{shortName}`
-//! - `GET api/donation/ref/{reference}`
-//! - `POST api/event` and `POST api/event/`
-//! - `GET api/event/{eventId}/pages` (the query passed through)
-//!
-//! (the mapping is [`crate::api_route::route`]). Answers stay data: every proxied answer is
+//! Only these are forwarded, each at its template below `/api` (a template's trailing `/`
+//! optional, the query passed through only to an operation that takes one); every other path
+//! or method is 404, so this is no open proxy (the mapping is [`crate::api_route::route`]). Answers stay data: every proxied answer is
 //! sent with `X-Content-Type-Options: nosniff` and a `Content-Security-Policy` that lets
 //! nothing load or run, a `Content-Type` other than JSON becomes `text/plain`, and a
 //! `Location` passes only when it points under `--api-url`.

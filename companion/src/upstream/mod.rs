@@ -1,12 +1,11 @@
 //! The HTTP clients of the upstream calls (identity server, and the resource API in BFF mode):
 //! hyper-util's pooled client, one per serving thread.
 //!
-//! This is the client reqwest wraps. The companion calls a handful of fixed endpoints with
-//! bodies it builds itself, so reqwest's own layers (a redirect policy that parses every
-//! request's URL even with redirects off, and a parsed `Url` on every response) were a tenth
-//! of a code exchange's CPU and bought nothing here. Only when the operator asks
-//! (`--upstream-proxy-from-env`) do the clients go through the proxy the environment names,
-//! and never to a server on this machine (see [`dial`]).
+//! The companion calls a handful of fixed endpoints with bodies it builds itself, so these
+//! clients carry no redirect policy and parse no URL per request or response: a code
+//! exchange's CPU goes to the exchange. Only when the operator asks (`--upstream-proxy-from-env`)
+//! do they go through the proxy the environment names, and never to a server on this machine
+//! (see [`dial`]).
 
 mod dial;
 

@@ -1,6 +1,7 @@
 //! Helpers shared by the companion's integration tests: the real sandbox identity server
 //! served on a loopback port, a test browser that signs in through its real login and consent
-//! forms, the companion served on a loopback port, and a tiny provider of our own that mints
+//! forms, the companion called in process (served on a loopback port only where a test needs its
+//! address), and a tiny provider of our own that mints
 //! id_tokens the sandbox would never issue (wrong signature, issuer, audience, ...).
 #![allow(dead_code)]
 
@@ -10,6 +11,7 @@ pub mod process;
 pub mod provider;
 pub mod redis;
 
+use axum::body::Body;
 use axum::extract::Request;
 use axum::middleware::{self, Next};
 use axum::response::Response;
@@ -20,9 +22,10 @@ use reqwest::header::HeaderMap;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
+use tower::ServiceExt;
 
 /// The app id and secret of the demo application.
 pub const APP_ID: &str = "demo-app";
@@ -64,6 +67,11 @@ pub async fn serve(router: Router, listener: Option<TcpListener>) -> Served {
         Some(l) => l,
         None => TcpListener::bind("127.0.0.1:0").await.expect("bind"),
     };
+    serve_now(router, listener)
+}
+
+/// Serves `router` on `listener` (inside the test's runtime).
+fn serve_now(router: Router, listener: TcpListener) -> Served {
     let addr = listener.local_addr().expect("addr");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
@@ -197,11 +205,39 @@ pub async fn start_identity_with(
     }
 }
 
-/// A companion served on a loopback port.
+/// A companion in the test: called in process through its router ([`get`], [`post`] send
+/// each request with `oneshot`, no socket), and served on a loopback port only when a test asks
+/// for its address ([`Companion::url`]: a browser, a client of its own, a slow client).
 pub struct Companion {
-    pub url: String,
     pub state: AppState,
-    pub server: Served,
+    pub router: Router,
+    served: OnceLock<Served>,
+}
+
+impl Companion {
+    /// The URL the companion is served at, serving it on a loopback port the first time.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr())
+    }
+
+    /// The socket address the companion is served at (see [`Companion::url`]).
+    pub fn addr(&self) -> SocketAddr {
+        self.served
+            .get_or_init(|| {
+                let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+                listener.set_nonblocking(true).expect("non-blocking");
+                let listener = TcpListener::from_std(listener).expect("a tokio listener");
+                serve_now(self.router.clone(), listener)
+            })
+            .addr
+    }
+
+    /// Stops serving it (when it was served), waiting until its connections are closed.
+    pub async fn stop(&mut self) {
+        if let Some(served) = self.served.get_mut() {
+            served.stop().await;
+        }
+    }
 }
 
 /// The settings of a companion for demo-app against `auth_url`, public at [`ORIGIN`].
@@ -232,14 +268,13 @@ pub async fn start_companion_with_metrics(settings: Settings) -> (Companion, Opt
     (companion, metrics)
 }
 
-/// Starts a companion with `settings`.
+/// Starts a companion with `settings` (in process; see [`Companion`]).
 pub async fn start_companion(settings: Settings) -> Companion {
     let state = AppState::new(settings).expect("state");
-    let server = serve(app(state.clone()), None).await;
     Companion {
-        url: format!("http://{}", server.addr),
+        router: app(state.clone()),
         state,
-        server,
+        served: OnceLock::new(),
     }
 }
 
@@ -257,6 +292,21 @@ impl Reply {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let body = response.text().await.expect("body");
+        Reply::checked(status, headers, body)
+    }
+
+    /// The answer of the companion's router to a request sent in process.
+    pub async fn of(response: Response) -> Reply {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("body");
+        let body = String::from_utf8(bytes.to_vec()).expect("a UTF-8 body");
+        Reply::checked(status, headers, body)
+    }
+
+    fn checked(status: u16, headers: HeaderMap, body: String) -> Reply {
         for (name, value) in &headers {
             let value = String::from_utf8_lossy(value.as_bytes());
             assert!(
@@ -320,17 +370,39 @@ pub fn client() -> reqwest::Client {
         .expect("client")
 }
 
-/// POSTs to the companion as the demo page would (allowed Origin, CSRF header).
+/// Sends `request` to the companion in process (`oneshot` on its router, no socket).
+pub async fn call(companion: &Companion, request: axum::http::Request<Body>) -> Reply {
+    let response = companion
+        .router
+        .clone()
+        .oneshot(request)
+        .await
+        .expect("infallible");
+    Reply::of(response).await
+}
+
+/// POSTs to the companion as the demo page would (allowed Origin, CSRF header), in process.
 pub async fn post(
     companion: &Companion,
     path: &str,
     body: Option<&Value>,
     cookie: Option<&str>,
 ) -> Reply {
-    post_to(&companion.url, path, body, cookie).await
+    let mut request = axum::http::Request::post(path)
+        .header("host", "127.0.0.1")
+        .header("origin", ORIGIN)
+        .header("x-fundraising-client", "1");
+    if body.is_some() {
+        request = request.header("content-type", "application/json");
+    }
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
+    call(companion, request.body(body).expect("a request")).await
 }
 
-/// [`post`] to a companion at `url` (one served in the test or a binary's address).
+/// [`post`] to a companion at `url` (a binary's address), over HTTP.
 pub async fn post_to(url: &str, path: &str, body: Option<&Value>, cookie: Option<&str>) -> Reply {
     let mut request = client()
         .post(format!("{url}{path}"))
@@ -347,13 +419,13 @@ pub async fn post_to(url: &str, path: &str, body: Option<&Value>, cookie: Option
     Reply::from(request.send().await.expect("send")).await
 }
 
-/// GETs from the companion.
+/// GETs from the companion, in process.
 pub async fn get(companion: &Companion, path: &str, cookie: Option<&str>) -> Reply {
-    let mut request = client().get(format!("{}{path}", companion.url));
+    let mut request = axum::http::Request::get(path).header("host", "127.0.0.1");
     if let Some(cookie) = cookie {
         request = request.header("cookie", cookie);
     }
-    Reply::from(request.send().await.expect("send")).await
+    call(companion, request.body(Body::empty()).expect("a request")).await
 }
 
 /// The `POST /auth/token` body for a signed-in browser.

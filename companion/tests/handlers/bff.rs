@@ -82,7 +82,7 @@ async fn api(
         headers.insert("cookie", HeaderValue::from_str(cookie).unwrap());
     }
     let mut request = client()
-        .request(method, format!("{}{path}", companion.url))
+        .request(method, format!("{}{path}", companion.url()))
         .headers(headers);
     for (name, value) in extra {
         request = request.header(*name, *value);
@@ -128,12 +128,12 @@ fn assert_no_token(identity: &Identity, reply: &Reply) {
 /// the status line and the body.
 async fn raw_get(companion: &Companion, path: &str, cookie: &str) -> (String, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(companion.server.addr)
+    let mut stream = tokio::net::TcpStream::connect(companion.addr())
         .await
         .expect("connect");
     let request = format!(
         "GET {path} HTTP/1.1\r\nHost: {}\r\nOrigin: {ORIGIN}\r\nX-Fundraising-Client: 1\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n",
-        companion.server.addr
+        companion.addr()
     );
     stream.write_all(request.as_bytes()).await.expect("write");
     let mut answer = Vec::new();
@@ -358,7 +358,7 @@ async fn foreign_origins_missing_headers_other_paths_and_smuggled_authorization_
     let bff = start_bff().await;
     let cookie = sign_in_bff(&bff).await.cookie();
     let path = donation_path();
-    let url = format!("{}{path}", bff.companion.url);
+    let url = format!("{}{path}", bff.companion.url());
 
     let foreign = client()
         .get(&url)
@@ -390,7 +390,7 @@ async fn foreign_origins_missing_headers_other_paths_and_smuggled_authorization_
     let preflight = client()
         .request(
             reqwest::Method::OPTIONS,
-            format!("{}/api/event", bff.companion.url),
+            format!("{}/api/event", bff.companion.url()),
         )
         .header("origin", ORIGIN)
         .header("access-control-request-method", "POST")
@@ -467,7 +467,7 @@ async fn foreign_origins_missing_headers_other_paths_and_smuggled_authorization_
         bare(
             reqwest::Method::POST,
             Some("same-origin"),
-            format!("{}/api/event", bff.companion.url),
+            format!("{}/api/event", bff.companion.url()),
         )
         .header("content-type", "application/json")
         .body("{}")
@@ -675,7 +675,7 @@ async fn concurrent_calls_with_a_token_near_expiry_share_one_refresh() {
     let calls = bff.identity.token_calls();
     let mut tasks = Vec::new();
     for i in 0..8 {
-        let (url, near) = (bff.companion.url.clone(), near.clone());
+        let (url, near) = (bff.companion.url().clone(), near.clone());
         // Half through /api, half through /auth/refresh, as several tabs would.
         tasks.push(tokio::spawn(async move {
             let request = if i % 2 == 0 {

@@ -14,7 +14,7 @@ fn good_body() -> serde_json::Value {
 
 async fn raw_post(companion: &Companion, headers: &[(&str, &str)], body: Vec<u8>) -> Reply {
     let mut request = client()
-        .post(format!("{}/auth/token", companion.url))
+        .post(format!("{}/auth/token", companion.url()))
         .body(body);
     for (name, value) in headers {
         request = request.header(*name, *value);
@@ -126,7 +126,7 @@ async fn origin_and_csrf_header_are_required_on_every_post() {
     let companion = start_companion(settings(&identity.url)).await;
     let body = good_body().to_string().into_bytes();
     for path in ["/auth/token", "/auth/refresh", "/auth/logout"] {
-        let url = format!("{}{path}", companion.url);
+        let url = format!("{}{path}", companion.url());
         let send = |headers: Vec<(&'static str, &'static str)>| {
             let mut request = client().post(&url).body(body.clone());
             for (n, v) in headers {
@@ -178,7 +178,7 @@ async fn origin_and_csrf_header_are_required_on_every_post() {
     s.allow_origin("http://localhost:3000").unwrap();
     let other = start_companion(s).await;
     let reply = client()
-        .post(format!("{}/auth/refresh", other.url))
+        .post(format!("{}/auth/refresh", other.url()))
         .header("origin", "http://localhost:3000")
         .header("x-fundraising-client", "1")
         .send()

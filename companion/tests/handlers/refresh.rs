@@ -62,7 +62,7 @@ async fn concurrent_refreshes_of_one_session_share_one_upstream_call() {
 
     let started = std::time::Instant::now();
     let replies = futures_join_all((0..8).map(|_| {
-        let (companion_url, cookie) = (companion.url.clone(), cookie.clone());
+        let (companion_url, cookie) = (companion.url().clone(), cookie.clone());
         tokio::spawn(async move {
             let response = client()
                 .post(format!("{companion_url}/auth/refresh"))

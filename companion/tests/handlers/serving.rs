@@ -20,7 +20,7 @@ async fn cors_allows_listed_origins_with_credentials_and_the_csrf_header() {
         client()
             .request(
                 reqwest::Method::OPTIONS,
-                format!("{}/auth/token", companion.url),
+                format!("{}/auth/token", companion.url()),
             )
             .header("origin", origin)
             .header("access-control-request-method", "POST")
@@ -59,7 +59,7 @@ async fn cors_allows_listed_origins_with_credentials_and_the_csrf_header() {
     // Actual answers carry the CORS headers for allowed origins only.
     let answer = Reply::from(
         client()
-            .get(format!("{}/auth/session", companion.url))
+            .get(format!("{}/auth/session", companion.url()))
             .header("origin", ORIGIN)
             .send()
             .await
@@ -116,7 +116,10 @@ async fn the_site_and_the_package_are_served_with_the_right_types() {
         js.header("content-type")
     );
     let wasm = client()
-        .get(format!("{}/pkg/fundraising_client_bg.wasm", companion.url))
+        .get(format!(
+            "{}/pkg/fundraising_client_bg.wasm",
+            companion.url()
+        ))
         .send()
         .await
         .unwrap();
@@ -146,7 +149,10 @@ async fn a_pkg_folder_inside_the_static_folder_is_served_too() {
     s.static_dir = Some(site.path().to_path_buf());
     let companion = start_companion(s).await;
     let wasm = client()
-        .get(format!("{}/pkg/fundraising_client_bg.wasm", companion.url))
+        .get(format!(
+            "{}/pkg/fundraising_client_bg.wasm",
+            companion.url()
+        ))
         .send()
         .await
         .unwrap();
@@ -187,12 +193,12 @@ async fn site_companion() -> (Companion, tempfile::TempDir, tempfile::TempDir) {
 /// and the `Location` header.
 async fn raw_get(companion: &Companion, path: &str) -> (u16, Option<String>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(companion.server.addr)
+    let mut stream = tokio::net::TcpStream::connect(companion.addr())
         .await
         .unwrap();
     let request = format!(
         "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-        companion.server.addr
+        companion.addr()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut answer = Vec::new();
@@ -251,7 +257,7 @@ async fn public_assets_are_embeddable_from_any_origin_and_auth_keeps_its_allowli
     let foreign = "http://partner.example";
     let fetch = |path: &str| {
         client()
-            .get(format!("{}{path}", companion.url))
+            .get(format!("{}{path}", companion.url()))
             .header("origin", foreign)
             .send()
     };
@@ -288,7 +294,7 @@ async fn public_assets_are_embeddable_from_any_origin_and_auth_keeps_its_allowli
         let modified = reply.header("last-modified").expect("Last-Modified");
         let again = Reply::from(
             client()
-                .get(format!("{}{path}", companion.url))
+                .get(format!("{}{path}", companion.url()))
                 .header("origin", foreign)
                 .header("if-modified-since", &modified)
                 .send()
@@ -304,7 +310,7 @@ async fn public_assets_are_embeddable_from_any_origin_and_auth_keeps_its_allowli
         client()
             .request(
                 reqwest::Method::OPTIONS,
-                format!("{}/pkg/fundraising_client_bg.wasm", companion.url),
+                format!("{}/pkg/fundraising_client_bg.wasm", companion.url()),
             )
             .header("origin", foreign)
             .header("access-control-request-method", "GET")
@@ -333,7 +339,7 @@ async fn public_assets_are_embeddable_from_any_origin_and_auth_keeps_its_allowli
         client()
             .request(
                 reqwest::Method::OPTIONS,
-                format!("{}/auth/token", companion.url),
+                format!("{}/auth/token", companion.url()),
             )
             .header("origin", foreign)
             .header("access-control-request-method", "POST")
@@ -345,7 +351,7 @@ async fn public_assets_are_embeddable_from_any_origin_and_auth_keeps_its_allowli
     assert!(evil.header("access-control-allow-origin").is_none());
     let own = Reply::from(
         client()
-            .get(format!("{}/auth/session", companion.url))
+            .get(format!("{}/auth/session", companion.url()))
             .header("origin", ORIGIN)
             .send()
             .await

@@ -14,7 +14,7 @@ use crate::shape::Model;
 use crate::Error;
 
 pub use de::{from_node, DeError};
-pub use node::{member, member_as_stated, JsonNode};
+pub use node::{member, JsonNode};
 pub use service_shape::{
     campaign_to_service_json, escape_slashes, event_pages_to_service_json, to_service_text,
 };

@@ -1,4 +1,4 @@
-//! `GET /{appId}/v1/campaign/byshortname/{shortName}`.
+//! The handler of [`fundraising_core::operation::CAMPAIGN`]: a campaign by its short name.
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};

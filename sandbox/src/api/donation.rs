@@ -1,4 +1,5 @@
-//! `GET /{appId}/v1/donation/ref/{thirdPartyReference}`.
+//! The handler of [`fundraising_core::operation::DONATION`]: a donation by its third-party
+//! reference.
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};

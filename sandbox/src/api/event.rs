@@ -1,4 +1,4 @@
-//! `POST /{appId}/v1/event/`: registers an event.
+//! The handler of [`fundraising_core::operation::CREATE_EVENT`]: registers an event.
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -6,6 +6,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
 use fundraising_core::model::{Event, EventCreated, Link};
+use fundraising_core::operation;
 use serde_json::{Map, Value};
 
 use super::bearer::caller;
@@ -147,7 +148,13 @@ pub async fn create(
     let id = state
         .db()
         .create_event(&app_id, &event, state.clock().now_millis())?;
-    let uri = format!("{}/{app_id}/v1/event/{id}", state.public_base_url());
+    // The new event's address: below the operation's own path (`.../event/` then the id).
+    let uri = format!(
+        "{}{}{}{id}",
+        state.public_base_url(),
+        operation::PREFIX.replace("{appId}", &app_id),
+        operation::CREATE_EVENT.path
+    );
     let created = model!(EventCreated {
         id: id,
         next: Some(model!(Link {

@@ -1,4 +1,4 @@
-//! `GET /{appId}/v1/event/{eventId}/pages`.
+//! The handler of [`fundraising_core::operation::PAGES`]: the fundraising pages of an event.
 
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};

@@ -1,7 +1,8 @@
 //! The endpoints a fault or a log entry names, and how a request is told to be one.
 
+use fundraising_core::operation::{self, OperationId};
 use percent_encoding::percent_decode_str;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 /// Which listener a request came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -13,9 +14,11 @@ pub enum Listener {
     Identity,
 }
 
-/// An endpoint of the service, by the name faults and the request log use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// An endpoint of the service, by the name faults and the request log use: one of the
+/// identity server's, or a resource operation of the table
+/// ([`fundraising_core::operation::OPERATIONS`]) under its name
+/// ([`fundraising_core::operation::Operation::name`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Endpoint {
     /// `GET /connect/authorize`.
     Authorize,
@@ -31,31 +34,37 @@ pub enum Endpoint {
     Discovery,
     /// `GET /.well-known/jwks.json`.
     Jwks,
-    /// `GET /{appId}/v1/campaign/byshortname/{shortName}`.
-    Campaign,
-    /// `GET /{appId}/v1/donation/ref/{reference}`.
-    Donation,
-    /// `POST /{appId}/v1/event/`.
-    CreateEvent,
-    /// `GET /{appId}/v1/event/{eventId}/pages`.
-    Pages,
+    /// A resource operation, at its template under `/{appId}/v1`.
+    Resource(OperationId),
 }
 
+impl Serialize for Endpoint {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// The identity server's endpoints, in the order the docs list them.
+const IDENTITY: [Endpoint; 7] = [
+    Endpoint::Authorize,
+    Endpoint::Login,
+    Endpoint::Consent,
+    Endpoint::Token,
+    Endpoint::Revocation,
+    Endpoint::Discovery,
+    Endpoint::Jwks,
+];
+
 impl Endpoint {
-    /// Every endpoint, in the order the docs list them.
-    pub const ALL: [Endpoint; 11] = [
-        Self::Authorize,
-        Self::Login,
-        Self::Consent,
-        Self::Token,
-        Self::Revocation,
-        Self::Discovery,
-        Self::Jwks,
-        Self::Campaign,
-        Self::Donation,
-        Self::CreateEvent,
-        Self::Pages,
-    ];
+    /// Every endpoint, in the order the docs list them: the identity server's, then the
+    /// operations in the table's order.
+    pub fn all() -> impl Iterator<Item = Endpoint> {
+        IDENTITY.into_iter().chain(
+            operation::OPERATIONS
+                .into_iter()
+                .map(|operation| Endpoint::Resource(operation.id)),
+        )
+    }
 
     /// Its name in faults and in the request log.
     pub fn name(self) -> &'static str {
@@ -67,22 +76,19 @@ impl Endpoint {
             Self::Revocation => "revocation",
             Self::Discovery => "discovery",
             Self::Jwks => "jwks",
-            Self::Campaign => "campaign",
-            Self::Donation => "donation",
-            Self::CreateEvent => "create_event",
-            Self::Pages => "pages",
+            Self::Resource(id) => operation::by_id(id).name,
         }
     }
 
     /// The endpoint of this name.
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.name() == name)
+        Self::all().find(|e| e.name() == name)
     }
 
     /// The listener that serves it.
     pub fn listener(self) -> Listener {
         match self {
-            Self::Campaign | Self::Donation | Self::CreateEvent | Self::Pages => Listener::Api,
+            Self::Resource(_) => Listener::Api,
             _ => Listener::Identity,
         }
     }
@@ -98,6 +104,8 @@ impl Endpoint {
     }
 
     /// The endpoint a request to `listener` is, with the application a resource path names.
+    /// A resource path is matched against the table ([`operation::find`]): its method and its
+    /// template below `/{appId}/v1`.
     pub fn of(listener: Listener, method: &str, path: &str) -> Option<(Self, Option<String>)> {
         match listener {
             Listener::Identity => {
@@ -114,21 +122,14 @@ impl Endpoint {
                 Some((endpoint, None))
             }
             Listener::Api => {
-                let segments: Vec<&str> = path.strip_prefix('/')?.split('/').collect();
-                let endpoint = match segments.as_slice() {
-                    [_, "v1", "campaign", "byshortname", _] => Self::Campaign,
-                    [_, "v1", "donation", "ref", _] => Self::Donation,
-                    [_, "v1", "event"] | [_, "v1", "event", ""] if method == "POST" => {
-                        Self::CreateEvent
-                    }
-                    [_, "v1", "event", _, "pages"] => Self::Pages,
-                    _ => return None,
-                };
-                let app = percent_decode_str(segments[0])
+                let (app, below) = path.strip_prefix('/')?.split_once('/')?;
+                let below = below.strip_prefix("v1")?;
+                let (found, _) = operation::find(method, below)?;
+                let app = percent_decode_str(app)
                     .decode_utf8()
                     .ok()
                     .map(|a| a.into_owned());
-                Some((endpoint, app))
+                Some((Self::Resource(found.id), app))
             }
         }
     }

@@ -175,7 +175,7 @@ impl FaultSpec {
     /// says what is wrong, for a 400 or a configuration error.
     pub fn check(&self, applications: &[&str]) -> Result<Checked, String> {
         let endpoint = Endpoint::from_name(&self.endpoint).ok_or_else(|| {
-            let names: Vec<&str> = Endpoint::ALL.iter().map(|e| e.name()).collect();
+            let names: Vec<&str> = Endpoint::all().map(Endpoint::name).collect();
             format!(
                 "unknown endpoint {:?}; use one of {}",
                 self.endpoint,

@@ -1,4 +1,4 @@
-//! The serialized answers of `GET event/{id}/pages`, kept per event, page and page size.
+//! The serialized answers of [`fundraising_core::operation::PAGES`], kept per event, page and page size.
 //!
 //! Building one answer reads up to 100 page bodies from SQLite, decodes them and writes the
 //! service's JSON again; the answer only changes when the event's pages do. Entries carry the

@@ -100,7 +100,7 @@ fn answer(endpoint: Endpoint, status: StatusCode, body: BodyKind, id: u64) -> Re
                 };
                 OAuthError::with_status(status, error, message).into_response()
             }
-            Endpoint::Campaign | Endpoint::Donation | Endpoint::CreateEvent | Endpoint::Pages => {
+            Endpoint::Resource(_) => {
                 ApiError::new(status, message).into_response()
             }
         },
