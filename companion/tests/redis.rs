@@ -652,7 +652,7 @@ async fn counted_api(identity: &Identity) -> (Served, String, Arc<AtomicUsize>) 
 /// A proxied call as the served page makes it.
 async fn api_get(companion: &Companion, path: &str, cookie: &str) -> Reply {
     let request = client()
-        .get(format!("{}{path}", companion.url))
+        .get(format!("{}{path}", companion.url()))
         .header("origin", ORIGIN)
         .header("x-fundraising-client", "1")
         .header("cookie", cookie);
