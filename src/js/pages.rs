@@ -16,7 +16,7 @@ use super::decode::decode;
 use super::options::{PageOptions, PagesOptions};
 use super::promise::{promise, spawn};
 use crate::convert::to_js;
-use crate::http::HttpResponse;
+use crate::http::{Browser, HttpResponse};
 use crate::pages::{Pages, DEFAULT_PAGE_SIZE};
 use crate::{Client, Error};
 
@@ -40,7 +40,7 @@ fn js_page(
 
 /// The walk and the caller's signal.
 struct Walk {
-    pages: Pages<JsValue>,
+    pages: Pages<Browser, JsValue>,
     signal: Option<AbortSignal>,
 }
 
@@ -114,7 +114,7 @@ fn event_id_argument(value: &JsValue) -> Result<i32, Error> {
 
 #[wasm_bindgen]
 impl FundraisingClient {
-    /// `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`.
+    /// One page of the fundraising pages of an event.
     #[wasm_bindgen(js_name = getEventPages, unchecked_return_type = "Promise<EventPages>")]
     pub fn get_event_pages(
         &self,
@@ -127,7 +127,7 @@ impl FundraisingClient {
             let options = options?;
             let event_id = event_id_argument(&event_id)?;
             let answer = client
-                .event_pages_answer(
+                .event_pages_response(
                     event_id,
                     options.page,
                     options.page_size,

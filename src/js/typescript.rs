@@ -6,9 +6,8 @@
 use fundraising_core::shape::Declared;
 use wasm_bindgen::prelude::*;
 
-cfg_operations! {
-    use fundraising_core::model::*;
-}
+#[cfg(feature = "__operation")]
+use fundraising_core::model::*;
 
 #[cfg(any(
     feature = "campaign",
