@@ -6,6 +6,8 @@
 use crate::Error;
 
 #[cfg(feature = "__operation")]
+use fundraising_core::encoding::{path_segment_encode, signed_decimal};
+#[cfg(feature = "__operation")]
 use fundraising_core::operation::{Operation, PathValue, Retry};
 #[cfg(feature = "__operation")]
 use fundraising_core::shape::Model;
@@ -97,8 +99,15 @@ impl ResourceApi {
         self.bff
     }
 
-    /// The request of `operation` with its path's `params` and its query's values, each
-    /// checked by the operation's rules, and the JSON `body` it sends.
+    /// The request of `operation`: its path template filled with `params` (one per path
+    /// parameter, in order; text checked by core's rule for a segment and percent-encoded as
+    /// one, an event id in decimal), its query of `query` by the entry's rules, and the JSON
+    /// `body` it sends.
+    ///
+    /// (The template is filled here rather than by [`Operation::path_with`], which checks each
+    /// value against its parameter's kind and an event id's range: the client's arguments are
+    /// typed, and without those checks the browser package carries neither the number
+    /// formatting of their messages nor a general segment splitter, 1.8 KB gzip.)
     fn call(
         &self,
         operation: &Operation,
@@ -106,11 +115,42 @@ impl ResourceApi {
         query: &[Option<f64>],
         body: Option<String>,
     ) -> Result<Call, Error> {
-        let path = operation.path_with(params)?;
-        let query = operation.query_with(query)?;
+        let mut url = self.prefix.clone();
+        let mut values = operation.params.iter().zip(params);
+        // The template's literal text as it is, each `{name}` replaced by its value.
+        let mut literal = 0;
+        let template = operation.path.as_bytes();
+        let mut at = 0;
+        while at < template.len() {
+            if template[at] != b'{' {
+                at += 1;
+                continue;
+            }
+            url.push_str(&operation.path[literal..at]);
+            while at < template.len() && template[at] != b'}' {
+                at += 1;
+            }
+            at += 1;
+            literal = at;
+            match values.next() {
+                Some((param, PathValue::Text(text))) => {
+                    fundraising_core::validate::path_segment(param.rust_name, text)?;
+                    url.push_str(&path_segment_encode(text));
+                }
+                Some((_, &PathValue::Integer(n))) => url.push_str(&signed_decimal(n)),
+                None => {
+                    return Err(Error::invalid(
+                        operation.name,
+                        "takes one value per path parameter",
+                    ))
+                }
+            }
+        }
+        url.push_str(&operation.path[literal.min(template.len())..]);
+        url.push_str(&operation.query_with(query)?);
         Ok(Call {
             method: operation.method,
-            url: [self.prefix.as_str(), &path, &query].concat(),
+            url,
             body,
             retry: operation.retry == Retry::Read,
         })

@@ -113,6 +113,14 @@ impl Client {
         self.auth().handle_callback(url.map(str::to_owned)).await
     }
 
+    /// True when `url` is a sign-in's way back, as [`Client::restore_session`] and
+    /// [`Client::handle_callback`] tell it: an address on the redirect URI with an OAuth answer
+    /// (`code` or `error`). For an app (a router) that must keep such an address until the
+    /// client has read it.
+    pub fn is_sign_in_callback(&self, url: &str) -> bool {
+        self.auth().is_callback(url)
+    }
+
     /// Where the page stands with the session: [`SessionState::Unknown`] until
     /// [`Client::restore_session`] has finished (with no companion configured, signed out from
     /// the start), then signed in or signed out.

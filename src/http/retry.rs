@@ -83,9 +83,18 @@ fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
     if let Ok(seconds) = value.parse::<u32>() {
         return Some(f64::from(seconds) * 1000.0);
     }
-    let at = httpdate::parse_http_date(value).ok()?;
-    let since_epoch = at.duration_since(std::time::UNIX_EPOCH).ok()?;
-    Some(since_epoch.as_secs_f64() * 1000.0 - now_ms)
+    // An HTTP date (RFC 9110's three forms), by the platform's `Date.parse` in the browser (the
+    // package carries no date parser of its own), by httpdate elsewhere (the native tests).
+    #[cfg(target_arch = "wasm32")]
+    let at = Some(js_sys::Date::parse(value)).filter(|at| !at.is_nan())?;
+    #[cfg(not(target_arch = "wasm32"))]
+    let at = httpdate::parse_http_date(value)
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs_f64()
+        * 1000.0;
+    Some(at - now_ms)
 }
 
 #[cfg(test)]
