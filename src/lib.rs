@@ -79,8 +79,6 @@ mod time;
 
 #[cfg(feature = "signin")]
 mod auth;
-#[cfg(feature = "signin")]
-mod signin;
 
 #[cfg(feature = "js")]
 pub mod js;

@@ -11,8 +11,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, RequestCredentials};
 
-use super::{HttpRequest, HttpResponse, Method, Transport};
+use super::transport::{HttpRequest, HttpResponse, Transport};
 use crate::{Error, ScriptError};
+use fundraising_core::operation::Method;
 
 /// The browser's `fetch` and timers: the transport of [`Client`](crate::Client) unless an app
 /// names another.

@@ -7,7 +7,7 @@
 
 use web_sys::AbortSignal;
 
-use super::{send, HttpRequest, HttpResponse, Transport};
+use super::transport::{send, HttpRequest, HttpResponse, Transport};
 use crate::Error;
 
 /// Retries after the first attempt.

@@ -39,7 +39,7 @@ fn js_page(
 }
 
 /// The walk and the caller's signal.
-struct Walk {
+struct PageWalk {
     pages: Pages<Browser, JsValue>,
     signal: Option<AbortSignal>,
 }
@@ -48,7 +48,7 @@ struct Walk {
 /// FundraisingPageSummary at a time, fetching the next page when the current one is used up.
 #[wasm_bindgen]
 pub struct EventPagesIterator {
-    walk: Rc<RefCell<Walk>>,
+    walk: Rc<RefCell<PageWalk>>,
 }
 
 impl EventPagesIterator {
@@ -62,7 +62,7 @@ impl EventPagesIterator {
     ) -> Result<JsValue, Error> {
         let page_size = page_size.unwrap_or(DEFAULT_PAGE_SIZE);
         let pages = Pages::new(client, event_id, page_size, js_page)?;
-        let walk = Rc::new(RefCell::new(Walk { pages, signal }));
+        let walk = Rc::new(RefCell::new(PageWalk { pages, signal }));
         Ok(async_iterable(EventPagesIterator { walk }.into()))
     }
 }
@@ -81,7 +81,7 @@ impl EventPagesIterator {
             // borrow never meets another.
             let next = {
                 let mut walk = walk.borrow_mut();
-                let Walk { pages, signal } = &mut *walk;
+                let PageWalk { pages, signal } = &mut *walk;
                 pages.next(signal.as_ref()).await
             };
             Ok(match next? {

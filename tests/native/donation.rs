@@ -92,3 +92,20 @@ fn a_final_status_at_the_first_poll_ends_the_wait_at_once() {
     assert_eq!(found.status.as_str(), "Refunded");
     assert_eq!(service.clock().elapsed(), 0.0);
 }
+
+#[test]
+fn a_dropped_wait_polls_no_more_and_leaves_no_timer() {
+    use std::future::Future;
+    use std::task::{Context, Waker};
+
+    let (service, client) = serve([Reply::status(404)]);
+    {
+        let mut waiting =
+            Box::pin(client.wait_for_donation("order-2024-0001", WaitOptions::default()));
+        let mut cx = Context::from_waker(Waker::noop());
+        assert!(waiting.as_mut().poll(&mut cx).is_pending());
+        // Between two polls: the first answered, the wait's timer set.
+        assert_eq!((service.seen().len(), service.clock().timers()), (1, 1));
+    }
+    assert_eq!((service.seen().len(), service.clock().timers()), (1, 0));
+}

@@ -1,4 +1,4 @@
-//! Sign-in on the typed client: the restore when a page starts, pop-up, redirect, callback,
+//! Sign-in on the typed client, its public methods over the sign-in state (`signin/`): the restore when a page starts, pop-up, redirect, callback,
 //! the session state, access token, sign-out, and session changes.
 
 use std::future::Future;
