@@ -13,7 +13,7 @@ use crate::Error;
 /// is generic over it ([`Client`](crate::Client)`<T: Transport = Browser>`), as an OAuth client
 /// takes its HTTP client, so that its logic (retries, backoff, timeouts, the donation wait, the
 /// page walk, BFF mode) runs over any of them: the browser's `fetch` and `setTimeout` in an
-/// app ([`Browser`]), or an in-memory service and a clock a test moves by hand.
+/// app ([`Browser`](super::Browser)), or an in-memory service and a clock a test moves by hand.
 ///
 /// Every wait of the client goes through [`Transport::sleep`] and every reading of the time
 /// through [`Transport::now_ms`]: a request's timeout, the backoff before a retry, a
