@@ -156,17 +156,11 @@ pub(crate) struct WaitOptions {
 #[cfg(feature = "donation")]
 pub(crate) type StatusCallback = Function;
 
-/// The declaration of `StatusCallback`.
-#[cfg(feature = "donation")]
-#[allow(dead_code)] // read by the `typescript_custom_section` in typescript.rs
-pub(crate) const STATUS_CALLBACK_TS: &str = "/** Called by `waitForDonation` with the donation's new status and the donation. */\nexport type StatusCallback = (status: DonationStatus, donation: Donation) => void;\n";
-
 /// Every member an options object of the API may hold. One record (one `Deserialize`, one
 /// visitor) serves every call instead of one per options type: each call takes its view of it
 /// (`From<OptionMembers>`), and a member of the wrong type is refused whichever call it is given to.
 #[derive(Default, Record)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "signin"), allow(dead_code))]
 pub(crate) struct OptionMembers {
     app_id: Option<String>,
     base_url: Option<String>,
