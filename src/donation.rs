@@ -9,9 +9,8 @@ use fundraising_core::model::{Donation, DonationStatus};
 use fundraising_core::validate;
 use web_sys::AbortSignal;
 
-use crate::http::HttpResponse;
+use crate::http::{HttpResponse, Transport};
 use crate::options::WaitOptions;
-use crate::time::{now_ms, sleep};
 use crate::{api, Client, Error};
 
 /// Time a wait lasts by default: 10 minutes.
@@ -31,32 +30,34 @@ fn worth_another_poll(error: &Error) -> bool {
 }
 
 /// How a face reads a donation's answer, and the status of what it read.
-pub(crate) struct Reader<D> {
+pub(crate) struct DonationReader<D> {
     pub read: fn(&HttpResponse) -> Result<D, Error>,
     pub status: fn(&D) -> String,
 }
 
 /// Polls the donation of `reference` until its status is final; returns it. `on_status` is
-/// called each time the donation is seen with a new status.
-pub(crate) async fn wait_for_donation<D>(
-    client: &Client,
+/// called each time the donation is seen with a new status. The polls' waits and the deadline
+/// are on the transport's clock.
+pub(crate) async fn wait_for_donation<T: Transport, D>(
+    client: &Client<T>,
     reference: &str,
     timeout: Option<Duration>,
-    reader: Reader<D>,
+    reader: DonationReader<D>,
     mut on_status: impl FnMut(&str, &D),
     signal: Option<&AbortSignal>,
 ) -> Result<D, Error> {
     validate::path_segment("reference", reference)?;
     let timeout = timeout.unwrap_or(DEFAULT_WAIT);
-    let deadline = now_ms() + timeout.as_secs_f64() * 1000.0;
+    let clock = client.transport();
+    let deadline = clock.now_ms() + timeout.as_secs_f64() * 1000.0;
     let mut seen: Option<String> = None;
     let mut attempt = 0;
     loop {
         if signal.is_some_and(AbortSignal::aborted) {
             return Err(Error::Aborted);
         }
-        let answer = client.donation_answer(reference, signal).await;
-        match answer.and_then(|answer| (reader.read)(&answer)) {
+        let response = client.donation_response(reference, signal).await;
+        match response.and_then(|response| (reader.read)(&response)) {
             Ok(donation) => {
                 let status = (reader.status)(&donation);
                 if seen.as_deref() != Some(status.as_str()) {
@@ -71,19 +72,19 @@ pub(crate) async fn wait_for_donation<D>(
             Err(e) if worth_another_poll(&e) => {}
             Err(e) => return Err(e),
         }
-        let left = deadline - now_ms();
+        let left = deadline - clock.now_ms();
         if left <= 0.0 {
             return Err(Error::Timeout(
                 "the donation did not reach a final status in time",
             ));
         }
-        let wait = backoff::delay_ms(attempt, FIRST_POLL_MS, MAX_POLL_MS, js_sys::Math::random());
-        sleep(wait.min(left) as u32, signal).await?;
+        let wait = backoff::delay_ms(attempt, FIRST_POLL_MS, MAX_POLL_MS, clock.random());
+        clock.sleep(wait.min(left) as u32, signal).await?;
         attempt += 1;
     }
 }
 
-impl Client {
+impl<T: Transport> Client<T> {
     /// Waits for the donation of `reference` (the donor back from the simple donation
     /// integration) to reach a final status (`Accepted`, `Rejected`, `Cancelled` or
     /// `Refunded`), polling with backoff and jitter through 404 and `Pending`; returns the
@@ -110,8 +111,8 @@ impl Client {
             self,
             reference,
             timeout,
-            Reader {
-                read: api::typed::<Donation>,
+            DonationReader {
+                read: api::read_model::<Donation>,
                 status: |d| d.status.as_str().to_owned(),
             },
             |_, donation| {

@@ -190,6 +190,7 @@ impl Error {
     }
 
     /// An [`Error::Decode`] saying why.
+    #[cfg(any(test, feature = "signin", all(feature = "js", feature = "__operation")))]
     pub(crate) fn decode(message: impl Into<String>) -> Self {
         Error::Decode(fundraising_core::Error::Decode {
             message: message.into(),
@@ -245,15 +246,13 @@ impl ScriptError {
         }
     }
 
-    cfg_requests! {
-        /// What JavaScript threw: an `Error`'s name and message; anything else (a string, say)
-        /// as its text, with no name.
-        pub(crate) fn from_js(thrown: &wasm_bindgen::JsValue) -> Self {
-            use wasm_bindgen::JsCast;
-            match thrown.dyn_ref::<js_sys::Error>() {
-                Some(error) => ScriptError::new(error.name(), error.message()),
-                None => ScriptError::new("", thrown.as_string().unwrap_or_default()),
-            }
+    /// What JavaScript threw: an `Error`'s name and message; anything else (a string, say)
+    /// as its text, with no name.
+    pub(crate) fn from_js(thrown: &wasm_bindgen::JsValue) -> Self {
+        use wasm_bindgen::JsCast;
+        match thrown.dyn_ref::<js_sys::Error>() {
+            Some(error) => ScriptError::new(error.name(), error.message()),
+            None => ScriptError::new("", thrown.as_string().unwrap_or_default()),
         }
     }
 

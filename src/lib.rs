@@ -54,36 +54,6 @@
 
 #![warn(missing_docs)]
 
-/// Compiles the items only into builds with a resource operation: the request path the
-/// operations share (its retry policy, the answer's checks), which a build of sign-in alone or
-/// of nothing does not hold.
-macro_rules! cfg_operations {
-    ($($item:item)*) => {$(
-        #[cfg(any(
-            feature = "campaign",
-            feature = "donation",
-            feature = "events",
-            feature = "pages"
-        ))]
-        $item
-    )*};
-}
-
-/// Compiles the items only into builds that make requests: with a resource operation, or with
-/// sign-in (the companion's calls).
-macro_rules! cfg_requests {
-    ($($item:item)*) => {$(
-        #[cfg(any(
-            feature = "signin",
-            feature = "campaign",
-            feature = "donation",
-            feature = "events",
-            feature = "pages"
-        ))]
-        $item
-    )*};
-}
-
 mod api;
 mod client;
 mod convert;
@@ -91,9 +61,13 @@ mod date;
 #[cfg(feature = "donation")]
 mod donation;
 mod error;
-cfg_requests! {
-    mod http;
-}
+pub mod http;
+// The reading of JS values: the JS face's, sign-in's, and the browser's error bodies.
+#[cfg(any(
+    feature = "js",
+    feature = "signin",
+    all(target_arch = "wasm32", feature = "__operation")
+))]
 mod json;
 mod options;
 #[cfg(feature = "pages")]
@@ -105,8 +79,6 @@ mod time;
 
 #[cfg(feature = "signin")]
 mod auth;
-#[cfg(feature = "signin")]
-mod signin;
 
 #[cfg(feature = "js")]
 pub mod js;
@@ -115,6 +87,7 @@ pub use client::Client;
 pub use date::JsDate;
 pub use error::{code, Error, ScriptError};
 pub use fundraising_core::{model, ServiceDate};
+pub use http::{Browser, Transport};
 #[cfg(feature = "donation")]
 pub use options::WaitOptions;
 pub use options::{ClientOptions, DEFAULT_TIMEOUT};

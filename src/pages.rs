@@ -11,7 +11,7 @@ use fundraising_core::validate;
 use futures_core::Stream;
 use web_sys::AbortSignal;
 
-use crate::http::HttpResponse;
+use crate::http::{Browser, HttpResponse, Transport};
 use crate::{api, Client, Error};
 
 /// Default page size of a walk over every page: the largest the service allows.
@@ -22,24 +22,25 @@ pub(crate) const DEFAULT_PAGE_SIZE: u32 = 100;
 pub(crate) type ReadPage<T> =
     fn(&HttpResponse, &mut VecDeque<T>) -> Result<(usize, Option<f64>), Error>;
 
-/// Where a walk over the pages of an event stands.
-pub(crate) struct Pages<T> {
-    client: Client,
+/// Where a walk over the pages of an event stands: its client (over the transport `T`), and
+/// the summaries `S` read but not yet handed out.
+pub(crate) struct Pages<T: Transport, S> {
+    client: Client<T>,
     event_id: i32,
     page_size: u32,
-    read: ReadPage<T>,
+    read: ReadPage<S>,
     next_page: u32,
-    buffer: VecDeque<T>,
+    buffer: VecDeque<S>,
     finished: bool,
 }
 
-impl<T> Pages<T> {
+impl<T: Transport, S> Pages<T, S> {
     /// A walk from page 1; `invalid_argument` at once for a bad page size.
     pub(crate) fn new(
-        client: Client,
+        client: Client<T>,
         event_id: i32,
         page_size: u32,
-        read: ReadPage<T>,
+        read: ReadPage<S>,
     ) -> Result<Self, Error> {
         Ok(Pages {
             client,
@@ -54,7 +55,7 @@ impl<T> Pages<T> {
 
     /// The next summary, fetching the next page when the current one is used up; `None` at
     /// the end.
-    pub(crate) async fn next(&mut self, signal: Option<&AbortSignal>) -> Result<Option<T>, Error> {
+    pub(crate) async fn next(&mut self, signal: Option<&AbortSignal>) -> Result<Option<S>, Error> {
         loop {
             if let Some(item) = self.buffer.pop_front() {
                 return Ok(Some(item));
@@ -63,11 +64,11 @@ impl<T> Pages<T> {
                 return Ok(None);
             }
             let page = self.next_page;
-            let answer = self
+            let response = self
                 .client
-                .event_pages_answer(self.event_id, Some(page), Some(self.page_size), signal)
+                .event_pages_response(self.event_id, Some(page), Some(self.page_size), signal)
                 .await?;
-            let (count, total_pages) = (self.read)(&answer, &mut self.buffer)?;
+            let (count, total_pages) = (self.read)(&response, &mut self.buffer)?;
             self.next_page = page + 1;
             // Without a page count, a short page is the last one.
             self.finished = count == 0
@@ -81,20 +82,21 @@ impl<T> Pages<T> {
 
 /// A typed page of the walk.
 fn typed_page(
-    answer: &HttpResponse,
+    response: &HttpResponse,
     buffer: &mut VecDeque<FundraisingPageSummary>,
 ) -> Result<(usize, Option<f64>), Error> {
-    let pages: EventPages = api::typed(answer)?;
+    let pages: EventPages = api::read_model(response)?;
     let count = pages.fundraising_pages.len();
     buffer.extend(pages.fundraising_pages);
     Ok((count, Some(f64::from(pages.total_pages))))
 }
 
-type Step = Pin<
+/// The walk's next step: the walk back, with the next summary.
+type Step<T> = Pin<
     Box<
         dyn Future<
             Output = (
-                Pages<FundraisingPageSummary>,
+                Pages<T, FundraisingPageSummary>,
                 Result<Option<FundraisingPageSummary>, Error>,
             ),
         >,
@@ -103,17 +105,17 @@ type Step = Pin<
 
 /// Every fundraising page summary of an event, as a [`Stream`]
 /// ([`Client::event_pages_stream`]). An error ends the stream after it is yielded.
-pub struct PageStream {
-    state: StreamState,
+pub struct PageStream<T: Transport = Browser> {
+    state: StreamState<T>,
 }
 
-enum StreamState {
-    Idle(Box<Pages<FundraisingPageSummary>>),
-    Fetching(Step),
+enum StreamState<T: Transport> {
+    Idle(Box<Pages<T, FundraisingPageSummary>>),
+    Fetching(Step<T>),
     Done,
 }
 
-impl Stream for PageStream {
+impl<T: Transport> Stream for PageStream<T> {
     type Item = Result<FundraisingPageSummary, Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
@@ -151,13 +153,13 @@ impl Stream for PageStream {
     }
 }
 
-impl std::fmt::Debug for PageStream {
+impl<T: Transport> std::fmt::Debug for PageStream<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PageStream").finish_non_exhaustive()
     }
 }
 
-impl Client {
+impl<T: Transport> Client<T> {
     /// Every fundraising page summary of the event, page after page (`page_size` per request,
     /// 1 to 100; 100 when `None`), as a [`Stream`]. Fails at once with `invalid_argument` for
     /// a bad page size. Dropping the stream cancels the request in flight.
@@ -176,7 +178,7 @@ impl Client {
         &self,
         event_id: i32,
         page_size: Option<u32>,
-    ) -> Result<PageStream, Error> {
+    ) -> Result<PageStream<T>, Error> {
         let pages = Pages::new(
             self.clone(),
             event_id,

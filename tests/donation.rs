@@ -11,7 +11,6 @@ use std::time::Duration;
 use common::*;
 use fundraising_client::model::DonationStatus;
 use fundraising_client::{code, new_donation_reference, WaitOptions};
-use futures_util::future::{select, Either};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -80,57 +79,6 @@ async fn waits_through_not_found_and_pending_to_accepted() {
     assert!(
         seen.len() <= 2 && (seen.len() == 1 || seen[0] == DonationStatus::Pending),
         "{seen:?}"
-    );
-}
-
-#[wasm_bindgen_test]
-async fn other_final_statuses_end_the_wait_too() {
-    let reference = unique_key("rejected");
-    stage(&reference, 0, 1, "Rejected").await;
-    let donation = client_for(BASE_URL)
-        .wait_for_donation(&reference, WaitOptions::default())
-        .await
-        .expect("settled");
-    assert_eq!(donation.status, DonationStatus::Rejected);
-}
-
-#[wasm_bindgen_test]
-async fn a_donation_that_never_settles_times_out_and_dropping_the_wait_ends_it() {
-    let reference = unique_key("pending");
-    stage(&reference, 0, 600, "Accepted").await;
-    let client = client_for(BASE_URL);
-    let (options, seen) = recording(2_500);
-    let e = client
-        .wait_for_donation(&reference, options)
-        .await
-        .unwrap_err();
-    assert_eq!(e.code(), code::TIMEOUT);
-    assert_eq!(*seen.borrow(), [DonationStatus::Pending]);
-
-    // Never found at all: still a timeout, not not_found.
-    let options = WaitOptions::default().timeout(Duration::from_millis(1_500));
-    let e = client
-        .wait_for_donation(&unique_key("missing"), options)
-        .await
-        .unwrap_err();
-    assert_eq!(e.code(), code::TIMEOUT);
-
-    // Dropped while it waits between polls: the wait ends, nothing polls any more (the
-    // counting proxy sees no further request).
-    let key = unique_key("dropped-wait");
-    let counted = client_for(&faulty_base_url(&key, 0, 0));
-    let waiting = Box::pin(counted.wait_for_donation(&reference, WaitOptions::default()));
-    match select(waiting, Box::pin(pause(1_500))).await {
-        Either::Left((result, _)) => panic!("the wait settled: {result:?}"),
-        Either::Right(((), waiting)) => drop(waiting),
-    }
-    let polls = requests_seen(&key).await;
-    assert!(polls >= 2.0, "the wait polled {polls} times in 1.5 s");
-    pause(4_000).await;
-    assert_eq!(
-        requests_seen(&key).await,
-        polls,
-        "a dropped wait kept polling"
     );
 }
 

@@ -7,9 +7,8 @@ use serde::de::DeserializeOwned;
 use web_sys::AbortSignal;
 
 use super::Session;
-use crate::convert::{read_js, to_js, to_json};
-use crate::http::{send, HttpRequest, HttpResponse, Method};
-use crate::json::{parse_body, service_error};
+use crate::convert::json_text;
+use crate::http::{send, Browser, HttpRequest, HttpResponse, Method};
 use crate::Error;
 
 /// The companion at `url`.
@@ -40,8 +39,8 @@ impl Companion {
             credentials: true,
             csrf: false,
         };
-        let response = send(&request, self.timeout_ms, None).await?;
-        if !(200..300).contains(&response.status) {
+        let response = send(&Browser, &request, self.timeout_ms, None).await?;
+        if !response.succeeded() {
             return Err(companion_error(&response));
         }
         answer(&response)
@@ -53,7 +52,7 @@ impl Companion {
         request: &TokenRequest,
         signal: Option<&AbortSignal>,
     ) -> Result<Session, Error> {
-        let body = to_json(&to_js(request));
+        let body = json_text(request);
         session(self.post("/auth/token", Some(&body), signal).await?)
     }
 
@@ -82,49 +81,46 @@ impl Companion {
             credentials: true,
             csrf: true,
         };
-        let response = send(&request, self.timeout_ms, signal).await?;
-        if (200..300).contains(&response.status) {
+        let response = send(&Browser, &request, self.timeout_ms, signal).await?;
+        if response.succeeded() {
             return Ok(response);
         }
         Err(companion_error(&response))
     }
 }
 
-cfg_operations! {
-    impl Companion {
-        /// True for the companion's `401 session_expired` (on any of its answers, the BFF
-        /// proxy's among them): it no longer holds the session.
-        pub(crate) fn ended_session(response: &HttpResponse) -> bool {
-            response.status == 401
-                && matches!(
-                    companion_error(response),
-                    Error::Companion { code, .. } if code == "session_expired"
-                )
-        }
+#[cfg(feature = "__operation")]
+impl Companion {
+    /// True for the companion's `401 session_expired` (on any of its answers, the BFF proxy's
+    /// among them): it no longer holds the session.
+    pub(crate) fn ended_session(response: &HttpResponse) -> bool {
+        response.status == 401
+            && matches!(
+                companion_error(response),
+                Error::Companion { code, .. } if code == "session_expired"
+            )
     }
 }
 
 /// The companion's error body `{error, message}` as [`Error::Companion`].
 fn companion_error(response: &HttpResponse) -> Error {
-    let body = parse_body(&response.body).ok();
-    match body.and_then(|body| read_js::<ErrorBody>(body).ok()) {
-        Some(ErrorBody { error, message }) => Error::Companion {
+    match response.body.read::<ErrorBody>() {
+        Ok(ErrorBody { error, message }) => Error::Companion {
             code: error,
             status: response.status,
             message,
         },
-        None => Error::Companion {
+        Err(_) => Error::Companion {
             code: crate::error::code::HTTP_ERROR.to_owned(),
             status: response.status,
-            message: service_error(response.status, &response.text()).message,
+            message: response.body.service_error(response.status).message,
         },
     }
 }
 
 /// The companion's answer as `T`.
 fn answer<T: DeserializeOwned>(response: &HttpResponse) -> Result<T, Error> {
-    read_js(parse_body(&response.body)?)
-        .map_err(|e| Error::decode(["the companion's answer: ", &e.to_string()].concat()))
+    response.body.read()
 }
 
 /// The token answer as the session.

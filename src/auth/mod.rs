@@ -1,6 +1,7 @@
 //! Sign-in (pop-up and redirect), the callback, and the session with its single-flight refresh
 //! and its restore when a page starts.
 
+mod client;
 mod companion;
 mod events;
 mod popup;

@@ -6,7 +6,7 @@ use serde::Serialize;
 use web_sys::Storage;
 
 use super::SignInRequest;
-use crate::convert::{parse_json, read_js, to_js, to_json};
+use crate::convert::{json_text, parse_json, read_js};
 use crate::time::now_ms;
 use crate::Error;
 
@@ -50,7 +50,7 @@ impl Transaction {
     /// Stores it under its state.
     pub(crate) fn save(&self) -> Result<(), Error> {
         storage()?
-            .set_item(&[KEY_PREFIX, &self.state].concat(), &to_json(&to_js(self)))
+            .set_item(&[KEY_PREFIX, &self.state].concat(), &json_text(self))
             .map_err(|_| Error::Unsupported("sessionStorage refused the sign-in transaction"))
     }
 

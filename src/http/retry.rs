@@ -7,8 +7,7 @@
 
 use web_sys::AbortSignal;
 
-use super::{send, HttpRequest, HttpResponse};
-use crate::time::{now_ms, sleep};
+use super::transport::{send, HttpRequest, HttpResponse, Transport};
 use crate::Error;
 
 /// Retries after the first attempt.
@@ -18,8 +17,10 @@ const BASE_DELAY_MS: f64 = 300.0;
 /// The longest wait before a retry: a `Retry-After` asking for more is not retried.
 const MAX_DELAY_MS: f64 = 10_000.0;
 
-/// Sends `request`, retrying as the policy says when `retry` is true (reads only).
-pub(crate) async fn send_with_retry(
+/// Sends `request` through `transport`, retrying as the policy says when `retry` is true
+/// (reads only); the backoffs and `Retry-After` waits on the transport's clock.
+pub(crate) async fn send_with_retry<T: Transport>(
+    transport: &T,
     request: &HttpRequest<'_>,
     timeout_ms: u32,
     signal: Option<&AbortSignal>,
@@ -27,19 +28,24 @@ pub(crate) async fn send_with_retry(
 ) -> Result<HttpResponse, Error> {
     let mut attempt = 0;
     loop {
-        let outcome = send(request, timeout_ms, signal).await;
+        let outcome = send(transport, request, timeout_ms, signal).await;
         if !retry || attempt >= MAX_RETRIES {
             return outcome;
         }
         let failure = match &outcome {
-            Ok(r) => Failure::Status(r.status, r.retry_after.as_deref().and_then(retry_after_ms)),
+            Ok(r) => Failure::Status(
+                r.status,
+                r.retry_after
+                    .as_deref()
+                    .and_then(|value| retry_after_ms(value, transport.now_ms())),
+            ),
             Err(Error::Network(_)) => Failure::Network,
             Err(_) => return outcome,
         };
-        let Some(delay) = retry_delay(failure, attempt, js_sys::Math::random()) else {
+        let Some(delay) = retry_delay(failure, attempt, transport.random()) else {
             return outcome;
         };
-        sleep(delay, signal).await?;
+        transport.sleep(delay, signal).await?;
         attempt += 1;
     }
 }
@@ -70,14 +76,25 @@ fn retry_delay(failure: Failure, attempt: u32, random: f64) -> Option<u32> {
     (wanted <= MAX_DELAY_MS).then(|| wanted.max(0.0) as u32)
 }
 
-/// A `Retry-After` value (seconds, or an HTTP date) as the wait it asks for, in milliseconds.
-fn retry_after_ms(value: &str) -> Option<f64> {
+/// A `Retry-After` value (seconds, or an HTTP date) as the wait it asks for at `now_ms`, in
+/// milliseconds (negative for a date in the past).
+fn retry_after_ms(value: &str, now_ms: f64) -> Option<f64> {
     let value = value.trim();
     if let Ok(seconds) = value.parse::<u32>() {
         return Some(f64::from(seconds) * 1000.0);
     }
-    let at = js_sys::Date::parse(value);
-    (!at.is_nan()).then(|| at - now_ms())
+    // An HTTP date (RFC 9110's three forms), by the platform's `Date.parse` in the browser (the
+    // package carries no date parser of its own), by httpdate elsewhere (the native tests).
+    #[cfg(target_arch = "wasm32")]
+    let at = Some(js_sys::Date::parse(value)).filter(|at| !at.is_nan())?;
+    #[cfg(not(target_arch = "wasm32"))]
+    let at = httpdate::parse_http_date(value)
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs_f64()
+        * 1000.0;
+    Some(at - now_ms)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::promise::promise;
 
 #[wasm_bindgen]
 impl FundraisingClient {
-    /// `GET /{appId}/v1/campaign/byshortname/{shortName}`.
+    /// A campaign by its short name.
     #[wasm_bindgen(js_name = getCampaign, unchecked_return_type = "Promise<Campaign>")]
     pub fn get_campaign(
         &self,
@@ -23,7 +23,7 @@ impl FundraisingClient {
             let options = options?;
             let short_name = text_argument(&short_name, "shortName")?;
             let answer = client
-                .campaign_answer(&short_name, options.signal.as_ref())
+                .campaign_response(&short_name, options.signal.as_ref())
                 .await?;
             decode::<fundraising_core::model::Campaign>(&answer)
         })

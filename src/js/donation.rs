@@ -7,10 +7,10 @@ use super::client::FundraisingClient;
 use super::decode::decode;
 use super::options::{text_argument, CallOptions, WaitOptions};
 use super::promise::promise;
-use crate::donation::{wait_for_donation, Reader};
+use crate::donation::{wait_for_donation, DonationReader};
 
 /// A donation's answer as the JS object, and the status it holds.
-const JS_DONATION: Reader<JsValue> = Reader {
+const JS_DONATION: DonationReader<JsValue> = DonationReader {
     read: decode::<fundraising_core::model::Donation>,
     status: |donation| {
         js_sys::Reflect::get(donation, &"status".into())
@@ -22,7 +22,7 @@ const JS_DONATION: Reader<JsValue> = Reader {
 
 #[wasm_bindgen]
 impl FundraisingClient {
-    /// `GET /{appId}/v1/donation/ref/{reference}`.
+    /// A donation by its third-party reference.
     #[wasm_bindgen(js_name = getDonationByReference, unchecked_return_type = "Promise<Donation>")]
     pub fn get_donation_by_reference(
         &self,
@@ -35,7 +35,7 @@ impl FundraisingClient {
             let options = options?;
             let reference = text_argument(&reference, "reference")?;
             let answer = client
-                .donation_answer(&reference, options.signal.as_ref())
+                .donation_response(&reference, options.signal.as_ref())
                 .await?;
             decode::<fundraising_core::model::Donation>(&answer)
         })

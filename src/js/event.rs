@@ -43,7 +43,7 @@ pub(crate) fn event_from_js(value: &JsValue) -> Result<Event, Error> {
 
 #[wasm_bindgen]
 impl FundraisingClient {
-    /// `POST /{appId}/v1/event/` (never retried).
+    /// Registers an event (never retried).
     #[wasm_bindgen(js_name = createEvent, unchecked_return_type = "Promise<EventCreated>")]
     pub fn create_event(
         &self,
@@ -56,7 +56,7 @@ impl FundraisingClient {
         promise(async move {
             let options = options?;
             let answer = client
-                .create_event_answer(&event?, options.signal.as_ref())
+                .create_event_response(&event?, options.signal.as_ref())
                 .await?;
             decode::<fundraising_core::model::EventCreated>(&answer)
         })

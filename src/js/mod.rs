@@ -8,12 +8,7 @@
 mod campaign;
 mod client;
 mod convert;
-#[cfg(any(
-    feature = "campaign",
-    feature = "donation",
-    feature = "events",
-    feature = "pages"
-))]
+#[cfg(feature = "__operation")]
 mod decode;
 #[cfg(feature = "donation")]
 mod donation;

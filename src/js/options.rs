@@ -45,7 +45,7 @@ fn page_number(
 }
 
 /// Options of `new FundraisingClient(options)`.
-#[allow(dead_code)] // the declaration of the constructor's options; read through `Given`
+#[allow(dead_code)] // the declaration of the constructor's options; read through `OptionMembers`
 #[derive(Debug, Clone, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
@@ -89,7 +89,7 @@ pub(crate) struct CallOptions {
 
 /// Options of `getEventPages`.
 #[cfg(feature = "pages")]
-#[allow(dead_code)] // the declaration of the options; read through `Given`
+#[allow(dead_code)] // the declaration of the options; read through `OptionMembers`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
@@ -104,7 +104,7 @@ pub(crate) struct PageOptions {
 
 /// Options of `eventPages`.
 #[cfg(feature = "pages")]
-#[allow(dead_code)] // the declaration of the options; read through `Given`
+#[allow(dead_code)] // the declaration of the options; read through `OptionMembers`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
@@ -117,7 +117,7 @@ pub(crate) struct PagesOptions {
 
 /// Options of `signInWithPopup` and `signInWithRedirect`.
 #[cfg(feature = "signin")]
-#[allow(dead_code)] // the declaration of the sign-in options; read through `Given`
+#[allow(dead_code)] // the declaration of the sign-in options; read through `OptionMembers`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
@@ -138,7 +138,7 @@ pub(crate) struct SignInOptions {
 
 /// Options of `waitForDonation`.
 #[cfg(feature = "donation")]
-#[allow(dead_code)] // the declaration of the options; read through `Given`
+#[allow(dead_code)] // the declaration of the options; read through `OptionMembers`
 #[derive(Debug, Clone, Default, TypeScript)]
 #[serde(rename_all = "camelCase")]
 #[model(input)]
@@ -156,18 +156,12 @@ pub(crate) struct WaitOptions {
 #[cfg(feature = "donation")]
 pub(crate) type StatusCallback = Function;
 
-/// The declaration of `StatusCallback`.
-#[cfg(feature = "donation")]
-#[allow(dead_code)] // read by the `typescript_custom_section` in typescript.rs
-pub(crate) const STATUS_CALLBACK_TS: &str = "/** Called by `waitForDonation` with the donation's new status and the donation. */\nexport type StatusCallback = (status: DonationStatus, donation: Donation) => void;\n";
-
 /// Every member an options object of the API may hold. One record (one `Deserialize`, one
 /// visitor) serves every call instead of one per options type: each call takes its view of it
-/// (`From<Given>`), and a member of the wrong type is refused whichever call it is given to.
+/// (`From<OptionMembers>`), and a member of the wrong type is refused whichever call it is given to.
 #[derive(Default, Record)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "signin"), allow(dead_code))]
-pub(crate) struct Given {
+pub(crate) struct OptionMembers {
     app_id: Option<String>,
     base_url: Option<String>,
     #[cfg(feature = "signin")]
@@ -194,8 +188,8 @@ pub(crate) struct Given {
 /// An options object as read: its plain members, and those that are JS objects kept as they
 /// are (read apart, so the tree reader never walks into them).
 #[derive(Default)]
-struct Read {
-    given: Given,
+struct OptionsObject {
+    members: OptionMembers,
     signal: Option<AbortSignal>,
     #[cfg(feature = "donation")]
     on_status: Option<Function>,
@@ -220,20 +214,20 @@ fn object_member<T: JsCast>(
 }
 
 /// Reads an options object; `undefined` and `null` are "no options".
-fn given(value: Option<JsValue>) -> Result<Read, Error> {
+fn read_options_object(value: Option<JsValue>) -> Result<OptionsObject, Error> {
     match value {
         Some(value) if !value.is_undefined() && !value.is_null() => {
             if !value.is_object() {
                 return Err(Error::invalid("options", "expected an object"));
             }
-            Ok(Read {
+            Ok(OptionsObject {
                 signal: object_member(&value, "signal", "expected an AbortSignal")?,
                 #[cfg(feature = "donation")]
                 on_status: object_member(&value, "onStatus", "expected a function")?,
-                given: from_js(value, "options")?,
+                members: from_js(value, "options")?,
             })
         }
-        _ => Ok(Read::default()),
+        _ => Ok(OptionsObject::default()),
     }
 }
 
@@ -263,7 +257,7 @@ impl CallOptions {
     /// A call's optional options object.
     pub(crate) fn read(value: Option<Object>) -> Result<Self, Error> {
         Ok(CallOptions {
-            signal: given(value.map(JsValue::from))?.signal,
+            signal: read_options_object(value.map(JsValue::from))?.signal,
         })
     }
 }
@@ -272,14 +266,17 @@ impl CallOptions {
 impl PageOptions {
     /// The options of `getEventPages`.
     pub(crate) fn read(value: Option<Object>) -> Result<Paging, Error> {
-        let read = given(value.map(JsValue::from))?;
+        let options = read_options_object(value.map(JsValue::from))?;
         Ok(Paging {
-            page: page_number(read.given.page, fundraising_core::validate::number::page)?,
+            page: page_number(
+                options.members.page,
+                fundraising_core::validate::number::page,
+            )?,
             page_size: page_number(
-                read.given.page_size,
+                options.members.page_size,
                 fundraising_core::validate::number::page_size,
             )?,
-            signal: read.signal,
+            signal: options.signal,
         })
     }
 }
@@ -288,12 +285,12 @@ impl PageOptions {
 impl PagesOptions {
     /// The options of `eventPages`: its page size and signal.
     pub(crate) fn read(value: Option<Object>) -> Result<(Option<u32>, Option<AbortSignal>), Error> {
-        let read = given(value.map(JsValue::from))?;
+        let options = read_options_object(value.map(JsValue::from))?;
         let page_size = page_number(
-            read.given.page_size,
+            options.members.page_size,
             fundraising_core::validate::number::page_size,
         )?;
-        Ok((page_size, read.signal))
+        Ok((page_size, options.signal))
     }
 }
 
@@ -301,15 +298,15 @@ impl PagesOptions {
 impl WaitOptions {
     /// The options of `waitForDonation`.
     pub(crate) fn read(value: Option<Object>) -> Result<Waiting, Error> {
-        let read = given(value.map(JsValue::from))?;
+        let options = read_options_object(value.map(JsValue::from))?;
         Ok(Waiting {
-            timeout: read
-                .given
+            timeout: options
+                .members
                 .timeout_ms
                 .map(|ms| milliseconds(ms, "timeoutMs", true))
                 .transpose()?,
-            signal: read.signal,
-            on_status: read.on_status,
+            signal: options.signal,
+            on_status: options.on_status,
         })
     }
 }
@@ -320,32 +317,32 @@ impl ClientOptions {
         if !value.is_object() {
             return Err(Error::invalid("options", "expected an object"));
         }
-        let read = given(Some(value))?;
+        let options = read_options_object(Some(value))?;
         let required = |value: Option<String>, name: &str| {
             value.ok_or_else(|| Error::invalid(name, "is missing"))
         };
         Ok(crate::ClientOptions {
-            app_id: required(read.given.app_id, "appId")?,
-            base_url: required(read.given.base_url, "baseUrl")?,
+            app_id: required(options.members.app_id, "appId")?,
+            base_url: required(options.members.base_url, "baseUrl")?,
             #[cfg(feature = "signin")]
-            auth_url: read.given.auth_url,
+            auth_url: options.members.auth_url,
             #[cfg(feature = "signin")]
-            redirect_uri: read.given.redirect_uri,
+            redirect_uri: options.members.redirect_uri,
             #[cfg(not(feature = "signin"))]
             auth_url: None,
             #[cfg(not(feature = "signin"))]
             redirect_uri: None,
-            companion_url: read.given.companion_url,
+            companion_url: options.members.companion_url,
             #[cfg(feature = "signin")]
-            scopes: read.given.scopes.unwrap_or_default(),
+            scopes: options.members.scopes.unwrap_or_default(),
             #[cfg(not(feature = "signin"))]
             scopes: Vec::new(),
-            timeout: read
-                .given
+            timeout: options
+                .members
                 .timeout_ms
                 .map(|ms| milliseconds(ms, "timeoutMs", false))
                 .transpose()?,
-            bff: read.given.bff.unwrap_or(false),
+            bff: options.members.bff.unwrap_or(false),
         })
     }
 }
@@ -356,18 +353,18 @@ impl SignInOptions {
     pub(crate) fn read(
         value: Option<Object>,
     ) -> Result<(crate::SignInOptions, Option<AbortSignal>), Error> {
-        let read = given(value.map(JsValue::from))?;
-        let options = crate::SignInOptions {
-            scopes: read.given.scopes,
-            prompt: read.given.prompt,
-            login_hint: read.given.login_hint,
-            return_path: read.given.return_path,
-            timeout: read
-                .given
+        let options = read_options_object(value.map(JsValue::from))?;
+        let sign_in = crate::SignInOptions {
+            scopes: options.members.scopes,
+            prompt: options.members.prompt,
+            login_hint: options.members.login_hint,
+            return_path: options.members.return_path,
+            timeout: options
+                .members
                 .timeout_ms
                 .map(|ms| milliseconds(ms, "timeoutMs", true))
                 .transpose()?,
         };
-        Ok((options, read.signal))
+        Ok((sign_in, options.signal))
     }
 }

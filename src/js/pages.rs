@@ -16,7 +16,7 @@ use super::decode::decode;
 use super::options::{PageOptions, PagesOptions};
 use super::promise::{promise, spawn};
 use crate::convert::to_js;
-use crate::http::HttpResponse;
+use crate::http::{Browser, HttpResponse};
 use crate::pages::{Pages, DEFAULT_PAGE_SIZE};
 use crate::{Client, Error};
 
@@ -39,8 +39,8 @@ fn js_page(
 }
 
 /// The walk and the caller's signal.
-struct Walk {
-    pages: Pages<JsValue>,
+struct PageWalk {
+    pages: Pages<Browser, JsValue>,
     signal: Option<AbortSignal>,
 }
 
@@ -48,7 +48,7 @@ struct Walk {
 /// FundraisingPageSummary at a time, fetching the next page when the current one is used up.
 #[wasm_bindgen]
 pub struct EventPagesIterator {
-    walk: Rc<RefCell<Walk>>,
+    walk: Rc<RefCell<PageWalk>>,
 }
 
 impl EventPagesIterator {
@@ -62,7 +62,7 @@ impl EventPagesIterator {
     ) -> Result<JsValue, Error> {
         let page_size = page_size.unwrap_or(DEFAULT_PAGE_SIZE);
         let pages = Pages::new(client, event_id, page_size, js_page)?;
-        let walk = Rc::new(RefCell::new(Walk { pages, signal }));
+        let walk = Rc::new(RefCell::new(PageWalk { pages, signal }));
         Ok(async_iterable(EventPagesIterator { walk }.into()))
     }
 }
@@ -81,7 +81,7 @@ impl EventPagesIterator {
             // borrow never meets another.
             let next = {
                 let mut walk = walk.borrow_mut();
-                let Walk { pages, signal } = &mut *walk;
+                let PageWalk { pages, signal } = &mut *walk;
                 pages.next(signal.as_ref()).await
             };
             Ok(match next? {
@@ -114,7 +114,7 @@ fn event_id_argument(value: &JsValue) -> Result<i32, Error> {
 
 #[wasm_bindgen]
 impl FundraisingClient {
-    /// `GET /{appId}/v1/event/{eventId}/pages?page=&pagesize=`.
+    /// One page of the fundraising pages of an event.
     #[wasm_bindgen(js_name = getEventPages, unchecked_return_type = "Promise<EventPages>")]
     pub fn get_event_pages(
         &self,
@@ -127,7 +127,7 @@ impl FundraisingClient {
             let options = options?;
             let event_id = event_id_argument(&event_id)?;
             let answer = client
-                .event_pages_answer(
+                .event_pages_response(
                     event_id,
                     options.page,
                     options.page_size,

@@ -6,9 +6,8 @@
 use fundraising_core::shape::Declared;
 use wasm_bindgen::prelude::*;
 
-cfg_operations! {
-    use fundraising_core::model::*;
-}
+#[cfg(feature = "__operation")]
+use fundraising_core::model::*;
 
 #[cfg(any(
     feature = "campaign",
@@ -59,7 +58,8 @@ declare!(Donation, DonationStatus, DonationSource, WaitOptions);
 
 #[cfg(feature = "donation")]
 #[wasm_bindgen(typescript_custom_section)]
-const STATUS_CALLBACK: &str = super::options::STATUS_CALLBACK_TS;
+/// The type of `WaitOptions.onStatus`.
+const STATUS_CALLBACK: &str = "/** Called by `waitForDonation` with the donation's new status and the donation. */\nexport type StatusCallback = (status: DonationStatus, donation: Donation) => void;\n";
 
 #[cfg(feature = "events")]
 declare!(Event, EventType, EventCreated, Link, ErrorDetail);

@@ -16,6 +16,10 @@ pub(crate) mod tree;
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
+#[cfg(any(
+    all(feature = "js", feature = "__operation"),
+    all(target_arch = "wasm32", feature = "signin")
+))]
 use crate::Error;
 
 pub(crate) use tree::Node;
@@ -28,18 +32,23 @@ extern "C" {
 }
 
 /// An answer's body parsed by the platform's `JSON.parse`.
-#[cfg_attr(not(feature = "signin"), allow(dead_code))]
+#[cfg(any(
+    all(feature = "js", feature = "__operation"),
+    all(target_arch = "wasm32", feature = "signin")
+))]
 pub(crate) fn parse_body(body: &JsString) -> Result<JsValue, Error> {
     parse_js(body).map_err(|_| Error::decode("the answer is not JSON"))
 }
 
-cfg_requests! {
-    /// The service's error answer (`status`, `body`) by core's rules; a body serde_json would
-    /// not read is text, as natively ([`Node::readable`]).
-    pub(crate) fn service_error(status: u16, body: &str) -> fundraising_core::ServiceError {
-        fundraising_core::service_error::parse_error_body_with(status, body, |text| {
-            let node = js_sys::JSON::parse(text).ok().map(Node::new);
-            node.filter(Node::readable)
-        })
-    }
+/// The service's error answer (`status`, `body`) by core's rules; a body serde_json would
+/// not read is text, as natively ([`Node::readable`]).
+#[cfg(all(
+    target_arch = "wasm32",
+    any(feature = "signin", feature = "__operation")
+))]
+pub(crate) fn service_error(status: u16, body: &str) -> fundraising_core::ServiceError {
+    fundraising_core::service_error::parse_error_body_with(status, body, |text| {
+        let node = js_sys::JSON::parse(text).ok().map(Node::new);
+        node.filter(Node::readable)
+    })
 }

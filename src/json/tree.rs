@@ -171,15 +171,21 @@ impl Node {
     }
 }
 
-cfg_requests! {
-    // Asked of answers and of error bodies: only builds that make requests read them.
-    impl Node {
-        /// True when JSON text of this value reads natively too (as serde_json reads it): every
-        /// number finite (`JSON.parse` makes `Infinity` of what is beyond a double's range), and
-        /// nested at most [`MAX_DEPTH`] deep.
-        pub(crate) fn readable(&self) -> bool {
-            self.tree.tape.get(3) == Some(&1.0)
-        }
+// Asked of answers (the JS face's) and of error bodies (in the browser): only builds that read
+// them hold it.
+#[cfg(any(
+    all(feature = "js", feature = "__operation"),
+    all(
+        target_arch = "wasm32",
+        any(feature = "signin", feature = "__operation")
+    )
+))]
+impl Node {
+    /// True when JSON text of this value reads natively too (as serde_json reads it): every
+    /// number finite (`JSON.parse` makes `Infinity` of what is beyond a double's range), and
+    /// nested at most [`MAX_DEPTH`] deep.
+    pub(crate) fn readable(&self) -> bool {
+        self.tree.tape.get(3) == Some(&1.0)
     }
 }
 

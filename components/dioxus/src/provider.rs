@@ -74,7 +74,7 @@ fn start(shared: Fundraising, client: Client) {
     // and a sign-in coming back by redirect carries its code and state there.
     let entry = address();
     shared.spawn(async move {
-        if let Some(entry) = entry.filter(|url| is_callback(url)) {
+        if let Some(entry) = entry.filter(|url| client.is_sign_in_callback(url)) {
             if address().as_ref() != Some(&entry) {
                 replace_address(&entry);
             }
@@ -92,14 +92,6 @@ fn start(shared: Fundraising, client: Client) {
             }
         }
     });
-}
-
-/// Whether `url` is a sign-in's way back: an OAuth answer (`code` or `error`, with `state`).
-fn is_callback(url: &str) -> bool {
-    web_sys::Url::new(url).is_ok_and(|url| {
-        let query = url.search_params();
-        query.has("state") && (query.has("code") || query.has("error"))
-    })
 }
 
 /// Puts `url` in the address bar, without a navigation.

@@ -134,7 +134,7 @@ impl Auth {
     }
 
     /// A callback is a URL on the redirect URI (when configured) with `code` or `error`.
-    pub(super) fn is_callback(&self, url: &str) -> bool {
+    pub(crate) fn is_callback(&self, url: &str) -> bool {
         let Ok(parsed) = web_sys::Url::new(url) else {
             return false;
         };

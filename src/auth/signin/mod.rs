@@ -121,13 +121,12 @@ impl Auth {
         self.state.borrow().session().is_some()
     }
 
-    cfg_operations! {
-        /// The companion ended the session (a proxied call in BFF mode answered
-        /// `session_expired`): signed out.
-        pub(crate) fn expired(&self) {
-            if self.signed_in() {
-                self.set_state(SessionState::SignedOut, Reason::Expired);
-            }
+    /// The companion ended the session (a proxied call in BFF mode answered
+    /// `session_expired`): signed out.
+    #[cfg(feature = "__operation")]
+    pub(crate) fn expired(&self) {
+        if self.signed_in() {
+            self.set_state(SessionState::SignedOut, Reason::Expired);
         }
     }
 }

@@ -15,7 +15,7 @@ use build::decode_body;
 
 /// A 2xx answer's body as the JS result of the model `M`, by core's decoder.
 pub(crate) fn decode<M: Model>(answer: &HttpResponse) -> Result<JsValue, Error> {
-    decode_body(&answer.body, M::SHAPE)
+    decode_body(&answer.body.js(), M::SHAPE)
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]

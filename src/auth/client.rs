@@ -1,4 +1,4 @@
-//! Sign-in on the typed client: the restore when a page starts, pop-up, redirect, callback,
+//! Sign-in on the typed client, its public methods over the sign-in state (`signin/`): the restore when a page starts, pop-up, redirect, callback,
 //! the session state, access token, sign-out, and session changes.
 
 use std::future::Future;
@@ -111,6 +111,14 @@ impl Client {
     /// callback. Removes `code` and `state` from the address bar.
     pub async fn handle_callback(&self, url: Option<&str>) -> Result<Option<Session>, Error> {
         self.auth().handle_callback(url.map(str::to_owned)).await
+    }
+
+    /// True when `url` is a sign-in's way back, as [`Client::restore_session`] and
+    /// [`Client::handle_callback`] tell it: an address on the redirect URI with an OAuth answer
+    /// (`code` or `error`). For an app (a router) that must keep such an address until the
+    /// client has read it.
+    pub fn is_sign_in_callback(&self, url: &str) -> bool {
+        self.auth().is_callback(url)
     }
 
     /// Where the page stands with the session: [`SessionState::Unknown`] until
