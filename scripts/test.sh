@@ -111,10 +111,10 @@ step "clippy (the serving loop alone, without the servers' allocator)"
 cargo clippy -p fundraising-serve --all-targets -- -D warnings
 step "clippy (wasm32: the builds that ship, and each operation alone; one target directory)"
 need_tools system
-# The Rust API as apps depend on it (with chrono and time), the npm package's full, light and
-# widgets builds, and a Rust app that takes one operation alone.
+# The Rust API as apps depend on it (with chrono and time), the npm package's full, light,
+# widgets and card builds, and a Rust app that takes one operation alone.
 builds=("--features chrono,time" "--features js" "--no-default-features --features js,campaign,donation,events,pages" \
-  "--no-default-features --features js,campaign,donation")
+  "--no-default-features --features js,campaign,donation" "--no-default-features --features js,campaign")
 for op in campaign donation events pages; do builds+=("--no-default-features --features $op"); done
 for features in "${builds[@]}"; do
   # shellcheck disable=SC2086 # the feature flags are words
