@@ -10,6 +10,10 @@
 # tests' npm packages, nginx and openssl, the musl target and musl-tools, trunk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# make test builds each crate about once (CI's from a fresh clone): incremental compilation's
+# bookkeeping costs CPU and disk there and pays only on rebuilds after small edits, which a
+# developer's own cargo commands keep.
+export CARGO_INCREMENTAL=0
 
 # Each step prints its wall-clock time when the next begins, and the run ends with a table of
 # every step's wall-clock and CPU time (what its commands used, on every core) and the total,
@@ -161,7 +165,8 @@ need_tools system
 # suites need, at a lower priority: the component crates' and the examples' test builds (one
 # target folder per framework), and the outside journeys' packaged crates with the servers'
 # static release build (scripts/outside-tests.sh --prepare).
-outside_prep="$repo_root/target/outside-prep"
+# (Outside the repository: cargo would take the packaged crates for members of its workspace.)
+outside_prep=$(mktemp -d "${TMPDIR:-/tmp}/fundraising-outside-prep.XXXXXX")
 nice -n 10 bash -c '
   for dir in components/leptos examples/leptos components/dioxus examples/dioxus; do
     (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --no-run) \
@@ -221,3 +226,4 @@ wait "$outside_prepare" || { cat "$tools_log/outside-prepare" >&2; echo "error: 
 outside_prepare=""
 grep -E '^--> |built in' "$tools_log/outside-prepare" || true
 scripts/outside-tests.sh --prepared "$outside_prep"
+rm -rf "$outside_prep"
