@@ -194,18 +194,9 @@ scripts/with-servers.sh -- bash -c '
   for dir in components/leptos components/dioxus; do
     (cd "$dir" && CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --doc) || failed+=("$dir: its documentation examples")
   done
-  for engine in chromium firefox webkit; do
-    case $engine in
-      chromium) driver=(CHROMEDRIVER=/usr/bin/chromedriver); wrap=() ;;
-      firefox) driver=(GECKODRIVER="$(command -v geckodriver)"); wrap=() ;;
-      webkit) driver=(SAFARIDRIVER="$(command -v WebKitWebDriver)"); wrap=("$PWD/scripts/with-xvfb.sh" --) ;;
-    esac
-    for dir in "${suites[@]}"; do
-      # (A debug build of a whole app loads slowly on a busy machine: a minute for the page.)
-      (cd "$dir" && env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER "${driver[@]}" CARGO_TARGET_DIR="$(components_target "$dir")" \
-        WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-60}" "${wrap[@]}" cargo test --tests) \
-        || failed+=("$dir browser tests in $engine")
-    done
+  for dir in "${suites[@]}"; do
+    CARGO_TARGET_DIR="$(components_target "$dir")" scripts/browser-tests.sh --in "$dir" chromium firefox webkit \
+      || failed+=("$dir browser tests")
   done
   node --test tests/node/ || failed+=("Node tests")
   (cd e2e && node --test) || failed+=("end-to-end tests")

@@ -16,6 +16,8 @@
 #   FUNDRAISING_COMPONENTS_COMPANION_URL  a companion for FUNDRAISING_COMPONENTS_APP_ID (demo-components), whose home
 #                                     page is the wasm-bindgen-test runner's page (the component crates' tests)
 #   FUNDRAISING_TEST_HELPER_URL       scripts/test-helper.py (code minter and fault proxy)
+#   WASM_BINDGEN_TEST_WEBDRIVER_JSON  Chromium's and Firefox's capabilities for wasm-bindgen-test-runner: the
+#                                     runner's page server through scripts/runner-proxy.py
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -98,6 +100,38 @@ for _ in $(seq 1 300); do
   kill -0 $helper 2>/dev/null || { cat "$FUNDRAISING_RUN_DIR/test-helper.log" >&2; exit 1; }
   sleep 0.1
 done
+# Chromium and Firefox reach wasm-bindgen-test-runner'"'"'s page server through
+# scripts/runner-proxy.py (one upstream connection per request; that script says why), and every
+# other server directly.
+proxy_port_file="$FUNDRAISING_RUN_DIR/runner-proxy.port"
+python3 scripts/runner-proxy.py --port-file "$proxy_port_file" >"$FUNDRAISING_RUN_DIR/runner-proxy.log" 2>&1 &
+proxy=$!
+trap "kill $helper $proxy 2>/dev/null || true" EXIT
+for _ in $(seq 1 300); do
+  [ -s "$proxy_port_file" ] && break
+  kill -0 $proxy 2>/dev/null || { cat "$FUNDRAISING_RUN_DIR/runner-proxy.log" >&2; exit 1; }
+  sleep 0.1
+done
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$FUNDRAISING_RUN_DIR/webdriver.json"
+python3 - "$(cat "$proxy_port_file")" >"$WASM_BINDGEN_TEST_WEBDRIVER_JSON" <<"PY"
+import json, os, sys, urllib.parse
+port = int(sys.argv[1])
+servers = sorted({urllib.parse.urlsplit(v).netloc for k, v in os.environ.items()
+                  if k.startswith("FUNDRAISING_") and k.endswith("_URL")})
+print(json.dumps({
+    "goog:chromeOptions": {"args": [
+        f"proxy-server=http://127.0.0.1:{port}",
+        "proxy-bypass-list=" + ";".join(["<-loopback>"] + servers),
+    ]},
+    "moz:firefoxOptions": {"prefs": {
+        "network.proxy.type": 1,
+        "network.proxy.http": "127.0.0.1",
+        "network.proxy.http_port": port,
+        "network.proxy.no_proxies_on": ", ".join(servers),
+        "network.proxy.allow_hijacking_localhost": True,
+    }},
+}))
+PY
 "$@"
 '
 exec_flags=()
