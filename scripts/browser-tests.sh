@@ -73,7 +73,7 @@ driver_env() {
       command -v WebKitWebDriver >/dev/null || missing+=(WebKitWebDriver)
       minibrowser >/dev/null || missing+=(MiniBrowser)
       command -v Xvfb >/dev/null || missing+=(Xvfb)
-      [ ${#missing[@]} -eq 0 ] && echo "SAFARIDRIVER=$(command -v WebKitWebDriver)"
+      [ ${#missing[@]} -eq 0 ] && echo "SAFARIDRIVER=$root/scripts/webkit-webdriver.sh"
       fix="scripts/ensure-tools.sh engines" ;;
     *)
       echo "error: unknown engine '$engine' (chromium, firefox or webkit)" >&2
@@ -105,29 +105,8 @@ for engine in "${engines[@]}"; do
     "$driver" WASM_BINDGEN_TEST_DRIVER_TIMEOUT="$driver_timeout" \
     "${wrap[@]}" "${cargo_test[@]}" --no-fail-fast 2>&1 | tee "$logs/$engine.log"
   status=${PIPESTATUS[0]}
-  # WebKit only: a suite whose page the runner's server never served ("Failed to detect test as
-  # having been run", with no test result; docs/browsers.md says why) ran no test, and runs once
-  # more, alone. Chromium reaches that server through scripts/runner-proxy.py instead; MiniBrowser
-  # takes no proxy setting from the runner. A test that ran and failed is never run again.
-  stalled=$(awk '/^ +Running tests\/[a-z_]+\.rs/ { match($0, /tests\/[a-z_]+\.rs/); name = substr($0, RSTART + 6, RLENGTH - 9) }
-    /Failed to detect test as having been run/ { print name }' "$logs/$engine.log")
-  rerun=()
-  if [ "$engine" = webkit ] && [ "$status" != 0 ] && [ -n "$stalled" ] \
-    && [ "$(grep -c '^error: test failed, to rerun pass' "$logs/$engine.log")" = "$(wc -w <<<"$stalled")" ]; then
-    status=0
-    for suite in $stalled; do
-      echo "warning: the runner's server never served the page of tests/$suite.rs in $engine: running it once more" >&2
-      env -u CHROMEDRIVER -u GECKODRIVER -u SAFARIDRIVER -u MSEDGEDRIVER \
-        -u CHROMEDRIVER_REMOTE -u GECKODRIVER_REMOTE -u SAFARIDRIVER_REMOTE -u MSEDGEDRIVER_REMOTE \
-        "$driver" WASM_BINDGEN_TEST_DRIVER_TIMEOUT="$driver_timeout" \
-        "${wrap[@]}" "${cargo_test[@]}" --test "$suite" 2>&1 | tee -a "$logs/$engine.log"
-      [ "${PIPESTATUS[0]}" = 0 ] || status=1
-      rerun+=("$suite")
-    done
-  fi
   set -e
   took="$((SECONDS - started)) s"
-  [ ${#rerun[@]} -gt 0 ] && took="$took; run again after the runner stalled: ${rerun[*]}"
   passed=$(grep -oE 'test result: [A-Za-z]+\. [0-9]+ passed' "$logs/$engine.log" | awk '{ s += $4 } END { print s + 0 }')
   failures=$(grep -oE '[0-9]+ failed;' "$logs/$engine.log" | awk '{ s += $1 } END { print s + 0 }')
   if [ "$status" != 0 ] && [ "$failures" = 0 ]; then

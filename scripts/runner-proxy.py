@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Chromium's HTTP proxy for wasm-bindgen-test-runner's page server: one upstream connection
+"""The browsers' HTTP proxy for wasm-bindgen-test-runner's page server: one upstream connection
 per request.
 
 The runner serves its test page with tiny_http 0.12, whose connection pool starts four threads
@@ -9,8 +9,8 @@ not yet taken their task as free, so the next connection is queued with no threa
 while the first four sit on Chromium's idle keep-alive connections (kept up to 300 s). The page
 never loads, and chromedriver gives up after its 300 s page-load timeout.
 
-Chromium reaches the runner through this proxy (--proxy-server, with the other servers in
---proxy-bypass-list: scripts/with-servers.sh). The proxy keeps Chromium's connections alive but
+The browsers reach the runner through this proxy, and the other servers directly
+(scripts/with-servers.sh, scripts/webkit-webdriver.sh). The proxy keeps a browser's connections alive but
 sends each request upstream on a connection of its own, closed after the answer, so every
 tiny_http thread is free again as soon as its file is sent.
 
@@ -22,6 +22,9 @@ the host and port its absolute address names.
 import argparse
 import http.client
 import os
+import socket
+import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -70,6 +73,50 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_OPTIONS = forward
+
+    def do_CONNECT(self):
+        # A tunnel, for what a browser reaches through its proxy without HTTP: WebKitWebDriver
+        # and WebKitGTK's MiniBrowser connect to each other's inspector server this way. The
+        # driver tries again when its browser's server is not listening yet, but gives up on a
+        # proxy's refusal, so the proxy waits (up to 30 s) for the server to listen.
+        host, _, port = self.path.rpartition(":")
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                upstream = socket.create_connection((host, int(port)), timeout=10)
+                break
+            except ConnectionRefusedError as error:
+                if time.monotonic() > deadline:
+                    self.send_error(502, f"no tunnel to {self.path}: {error}")
+                    return
+                time.sleep(0.05)
+            except (OSError, ValueError) as error:
+                self.send_error(502, f"no tunnel to {self.path}: {error}")
+                return
+        upstream.settimeout(None)
+        self.send_response_only(200, "Connection Established")
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+
+        def pipe(source, sink):
+            try:
+                while data := source.recv(65536):
+                    sink.sendall(data)
+            except OSError:
+                pass
+            finally:
+                for end in (source, sink):
+                    try:
+                        end.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+
+        back = threading.Thread(target=pipe, args=(upstream, self.connection), daemon=True)
+        back.start()
+        pipe(self.connection, upstream)
+        back.join()
+        upstream.close()
 
 
 def main():

@@ -16,8 +16,9 @@
 #   FUNDRAISING_COMPONENTS_COMPANION_URL  a companion for FUNDRAISING_COMPONENTS_APP_ID (demo-components), whose home
 #                                     page is the wasm-bindgen-test runner's page (the component crates' tests)
 #   FUNDRAISING_TEST_HELPER_URL       scripts/test-helper.py (code minter and fault proxy)
+#   RUNNER_PROXY_ADDRESS              scripts/runner-proxy.py, the browsers' way to the runner's page server
 #   WASM_BINDGEN_TEST_WEBDRIVER_JSON  Chromium's and Firefox's capabilities for wasm-bindgen-test-runner: the
-#                                     runner's page server through scripts/runner-proxy.py
+#                                     runner's page server through RUNNER_PROXY_ADDRESS
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -100,9 +101,10 @@ for _ in $(seq 1 300); do
   kill -0 $helper 2>/dev/null || { cat "$FUNDRAISING_RUN_DIR/test-helper.log" >&2; exit 1; }
   sleep 0.1
 done
-# Chromium and Firefox reach wasm-bindgen-test-runner'"'"'s page server through
-# scripts/runner-proxy.py (one upstream connection per request; that script says why), and every
-# other server directly.
+# The browsers reach wasm-bindgen-test-runner'"'"'s page server through scripts/runner-proxy.py
+# (one upstream connection per request; that script says why), and every other server directly:
+# Chromium and Firefox by the capabilities in WASM_BINDGEN_TEST_WEBDRIVER_JSON, WebKit by
+# scripts/webkit-webdriver.sh.
 proxy_port_file="$FUNDRAISING_RUN_DIR/runner-proxy.port"
 python3 scripts/runner-proxy.py --port-file "$proxy_port_file" >"$FUNDRAISING_RUN_DIR/runner-proxy.log" 2>&1 &
 proxy=$!
@@ -112,8 +114,9 @@ for _ in $(seq 1 300); do
   kill -0 $proxy 2>/dev/null || { cat "$FUNDRAISING_RUN_DIR/runner-proxy.log" >&2; exit 1; }
   sleep 0.1
 done
+export RUNNER_PROXY_ADDRESS="127.0.0.1:$(cat "$proxy_port_file")"
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON="$FUNDRAISING_RUN_DIR/webdriver.json"
-python3 - "$(cat "$proxy_port_file")" >"$WASM_BINDGEN_TEST_WEBDRIVER_JSON" <<"PY"
+python3 - "${RUNNER_PROXY_ADDRESS#*:}" >"$WASM_BINDGEN_TEST_WEBDRIVER_JSON" <<"PY"
 import json, os, sys, urllib.parse
 port = int(sys.argv[1])
 servers = sorted({urllib.parse.urlsplit(v).netloc for k, v in os.environ.items()
