@@ -159,33 +159,31 @@ scripts/leptos-example.sh
 step "the package's decoding (Node) against core's: 10,000 generated answers, the fixtures and the fuzz corpora"
 cargo test -q --test decode_differential -- --ignored
 
-step "the component crates' and examples' test builds, and the outside journeys' packaged crates and static servers"
+step "the package's browser tests in every engine, beside the component crates' and examples' test builds and the outside journeys' packaged crates and static servers"
 need_tools system
-# The builds that later suites need, side by side: the component crates' and the examples' test
-# builds (one target folder per framework), and the outside journeys' packaged crates with the
-# servers' static release build (scripts/outside-tests.sh --prepare). Both end before any
-# browser starts: beside a build, wasm-bindgen-test-runner's page server left Chromium's
-# requests unread until chromedriver gave up on the page (300 s), once per suite.
-# (Outside the repository: cargo would take the packaged crates for members of its workspace.)
+# The builds that later suites need run beside the package's browser tests, which mostly wait:
+# the component crates' and the examples' test builds (one target folder per framework), and
+# the outside journeys' packaged crates with the servers' static release build
+# (scripts/outside-tests.sh --prepare; outside the repository, since cargo would take the
+# packaged crates for members of its workspace).
 outside_prep=$(mktemp -d "${TMPDIR:-/tmp}/fundraising-outside-prep.XXXXXX")
-bash -c '
+nice bash -c '
   for dir in components/leptos examples/leptos components/dioxus examples/dioxus; do
     (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --no-run) \
       || { echo "error: $dir: the browser tests did not build" >&2; exit 1; }
   done' >"$tools_log/components-build" 2>&1 &
 components_build=$!
-scripts/outside-tests.sh --prepare "$outside_prep" >"$tools_log/outside-prepare" 2>&1 &
+nice scripts/outside-tests.sh --prepare "$outside_prep" >"$tools_log/outside-prepare" 2>&1 &
 outside_prepare=$!
-wait "$outside_prepare" || { cat "$tools_log/outside-prepare" >&2; echo "error: scripts/outside-tests.sh --prepare failed" >&2; exit 1; }
-outside_prepare=""
-grep -E '^--> |built in' "$tools_log/outside-prepare" || true
 # Every suite runs even when one before it failed, so one run shows every failure; the run
 # fails at the end when any did. The browser tests print each engine's counts.
 failed=()
+scripts/with-servers.sh -- scripts/browser-tests.sh chromium firefox webkit || failed+=("browser tests")
+wait "$outside_prepare" || { cat "$tools_log/outside-prepare" >&2; echo "error: scripts/outside-tests.sh --prepare failed" >&2; exit 1; }
+outside_prepare=""
+grep -E '^--> |built in' "$tools_log/outside-prepare" || true
 wait "$components_build" || { cat "$tools_log/components-build" >&2; failed+=("the component crates' and the examples' test builds"); }
 components_build=""
-step "the package's browser tests in every engine"
-scripts/with-servers.sh -- scripts/browser-tests.sh chromium firefox webkit || failed+=("browser tests")
 step "the component crates and the examples in every engine (signing in headlessly), the Node and end-to-end tests"
 scripts/with-servers.sh -- bash -c '
   failed=()
