@@ -215,25 +215,97 @@ export function engineTests(engine, { timeout = 120_000 } = {}) {
     }
   });
   after(async () => { await started?.stop(); });
+  // A new session, on a driver that answers: WebKitWebDriver at times never answers a new
+  // session asked for just after the last one quit (its browser still going away). Such a
+  // driver is stopped and a fresh one started, once; the test itself is not run again.
+  const newSession = async (note) => {
+    for (let attempt = 1; ; attempt += 1) {
+      const build = new Builder().usingServer(started.url).withCapabilities(started.capabilities).build();
+      try {
+        return await within(build, SESSION_MS);
+      } catch (error) {
+        build.then((late) => late.quit(), () => {}).catch(() => {});
+        if (attempt === 2) throw new Error(`no ${started.name} session twice: ${error.message}`);
+        note(`the driver gave no session within ${SESSION_MS} ms (${error.message}); started a new driver`);
+        await started.stop();
+        started = await startEngine(engine);
+      }
+    }
+  };
   return (name, body) => test(name, { timeout }, async (t) => {
     if (failure) throw failure;
     const base = `${ARTIFACTS}${engine}-${slug(name)}`;
     for (const suffix of [".png", ".txt"]) rmSync(`${base}${suffix}`, { force: true });
-    const driver = await new Builder().usingServer(started.url).withCapabilities(started.capabilities).build();
     const notes = [];
+    const driver = await newSession((line) => { notes.push(line); t.diagnostic(line); });
+    const commands = recordCommands(driver);
+    // The test's own deadline comes before node:test's, which would abandon the body with
+    // nothing saved: a WebDriver command that never answers fails the test with its name, the
+    // commands before it, and the windows as they are.
+    let overrun;
+    const deadline = new Promise((_, reject) => {
+      overrun = setTimeout(() => reject(new Error(`the test ran past ${timeout - DEADLINE_MARGIN_MS} ms; ${commands.pending()}`)),
+        timeout - DEADLINE_MARGIN_MS);
+    });
     try {
-      await driver.manage().setTimeouts({ script: 30_000, pageLoad: 30_000 });
-      await driver.manage().window().setRect({ width: 1280, height: 900 }).catch(() => {});
-      await body({ driver, engine, t, notes });
+      await Promise.race([(async () => {
+        await driver.manage().setTimeouts({ script: 30_000, pageLoad: 30_000 });
+        await driver.manage().window().setRect({ width: 1280, height: 900 }).catch(() => {});
+        await body({ driver, engine, t, notes });
+      })(), deadline]);
     } catch (error) {
-      notes.push(`error: ${error.stack ?? error}`);
-      await saveArtifacts(driver, base, notes).catch(() => {});
+      notes.push(`error: ${error.stack ?? error}`, "WebDriver commands, the last first:", ...commands.recent());
+      await within(saveArtifacts(driver, base, notes), ARTIFACTS_MS).catch(() => writeFileSync(`${base}.txt`, `${notes.join("\n")}\n`));
       error.message += `\n  (screenshot and page text: ${base}.png, ${base}.txt)`;
       throw error;
     } finally {
-      await driver.quit().catch(() => {});
+      clearTimeout(overrun);
+      await within(driver.quit(), ARTIFACTS_MS).catch(() => {});
     }
   });
+}
+
+/** Longest wait for a new session (a cold browser starts in a few seconds). */
+const SESSION_MS = 30_000;
+/** How long before node:test's timeout a test's own deadline falls. */
+const DEADLINE_MARGIN_MS = 20_000;
+/** Longest wait for the artifacts of a failed test, or for its session to end. */
+const ARTIFACTS_MS = 8_000;
+
+/** `promise`, or a rejection once `ms` have passed. */
+function within(promise, ms) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  })]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Keeps the session's last WebDriver commands (name, when sent, how long it took) and the ones
+ * still waiting for an answer, for the notes of a failed test.
+ */
+function recordCommands(driver) {
+  const started = Date.now();
+  const log = [];
+  const waiting = new Set();
+  const execute = driver.execute.bind(driver);
+  driver.execute = (command, ...rest) => {
+    const entry = { name: command.getName(), at: Date.now() - started, took: null };
+    log.push(entry);
+    if (log.length > 60) log.shift();
+    waiting.add(entry);
+    const done = () => { entry.took = Date.now() - started - entry.at; waiting.delete(entry); };
+    const result = execute(command, ...rest);
+    result.then(done, done);
+    return result;
+  };
+  const show = (e) => `${e.name} at ${e.at} ms${e.took === null ? ", no answer yet" : `, ${e.took} ms`}`;
+  return {
+    recent: () => log.slice().reverse().map(show),
+    pending: () => (waiting.size === 0
+      ? "no WebDriver command was waiting"
+      : `waiting for the WebDriver command ${[...waiting].map(show).join("; ")}`),
+  };
 }
 
 /** `describe("<Engine>: <title>")` with its tests, for each engine of E2E_ENGINES. */

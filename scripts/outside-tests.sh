@@ -2,8 +2,8 @@
 # The users' journeys from the published pieces alone, in a scratch folder outside the
 # workspace, exactly as the docs tell them:
 #   - the crates as `cargo package` makes them (unpacked: what crates.io would hand out), with
-#     the servers installed from them by `cargo install --path`, as static (musl) release
-#     binaries, built once and used by every journey below;
+#     the servers installed from them by `cargo install --path`, as static (musl) binaries
+#     (cargo's debug build), built once and used by every journey below;
 #   - those binaries as npm packages (scripts/release-servers.sh): the launchers
 #     `fundraising-sandbox` and `fundraising-companion` and their linux-x64 packages, packed;
 #   - the npm package as `npm pack` makes it (from pkg/, which `make pkg` builds);
@@ -25,8 +25,8 @@
 # published yet); nothing else of the repository is used but the tests' own files.
 #
 #   scripts/outside-tests.sh          (after scripts/build-pkg.sh and scripts/leptos-example.sh)
-#   scripts/outside-tests.sh --prepare DIR    only the packaged crates and the servers' release
-#                                             build and npm packages, into DIR (make test starts
+#   scripts/outside-tests.sh --prepare DIR    only the packaged crates and the servers' build
+#                                             and npm packages, into DIR (make test starts
 #                                             it early, in the background: it is mostly compiling)
 #   scripts/outside-tests.sh --prepared DIR   the journeys, on what --prepare left in DIR
 set -euo pipefail
@@ -87,12 +87,19 @@ if [ "$mode" != journeys ]; then
   done
 
   step "the servers: cargo install from the packaged crates, static for x86_64-unknown-linux-musl, and their npm packages"
-  # What a Rust user's `cargo install` builds, for the target npm ships: the release build, once
-  # (a target folder of its own that later runs reuse), used by every journey below.
+  # What a Rust user's `cargo install` builds, for the target npm ships, once (a target folder of
+  # its own that later runs reuse), used by every journey below. It is cargo's debug build: the
+  # journeys test the packaged crates, the static link, the npm packages and their launchers,
+  # which the release build shares; its optimised build would take most of this step's time.
+  # RSA key generation and signing are optimised even so, as in the workspace's own test builds:
+  # unoptimised, a sandbox's start waits seconds for its key.
   # (cargo install --path reads the configuration of the folders above the crate.)
   mkdir -p "$prep/crates/.cargo"
-  patch fundraising-core fundraising-core-derive fundraising-serve >"$prep/crates/.cargo/config.toml"
-  CARGO_TARGET_DIR="$root/target/outside" scripts/release-servers.sh --crates "$prep/crates" \
+  {
+    patch fundraising-core fundraising-core-derive fundraising-serve
+    for crate in num-bigint-dig rsa sha2; do printf '[profile.dev.package.%s]\nopt-level = 3\n' "$crate"; done
+  } >"$prep/crates/.cargo/config.toml"
+  CARGO_TARGET_DIR="$root/target/outside" scripts/release-servers.sh --debug --crates "$prep/crates" \
     --out "$prep/release" x86_64-unknown-linux-musl
   for server in fundraising-sandbox fundraising-companion; do
     # Static: no program interpreter and no shared library needed (runs on glibc and musl alike).

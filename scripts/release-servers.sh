@@ -4,7 +4,7 @@
 # launchers `fundraising-sandbox` and `fundraising-companion`, and one package per platform built
 # here holding its two binaries.
 #
-#   scripts/release-servers.sh [--crates DIR] [--out DIR] TARGET...
+#   scripts/release-servers.sh [--crates DIR] [--out DIR] [--debug] TARGET...
 #
 # TARGET is a Rust target triple of docs/development.md's table (x86_64-unknown-linux-musl,
 # aarch64-unknown-linux-musl, x86_64-apple-darwin, aarch64-apple-darwin, x86_64-pc-windows-msvc);
@@ -17,6 +17,9 @@
 #                 release takes them from once `cargo publish` has run
 #   --out DIR     where the binaries (DIR/TARGET/bin) and the packages (DIR/npm) go; default
 #                 target/release-servers
+#   --debug       cargo's debug build instead (`cargo install --debug`): the same code, packages
+#                 and launchers in a fraction of the build time, for the tests of the journeys
+#                 from npm (scripts/outside-tests.sh); never published
 # CARGO_TARGET_DIR is honoured, so a second run reuses the build.
 # `cargo install` builds a published crate with cargo's own release profile (opt-level 3): the
 # servers are built for speed, never with the npm wasm package's size profile (`[profile.wasm]`
@@ -28,27 +31,29 @@ root=$(pwd)
 crates=""
 out="$root/target/release-servers"
 targets=()
+install_flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --crates) crates=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -*) echo "usage: scripts/release-servers.sh [--crates DIR] [--out DIR] TARGET..." >&2; exit 2 ;;
+    --debug) install_flags+=(--debug); shift ;;
+    -*) echo "usage: scripts/release-servers.sh [--crates DIR] [--out DIR] [--debug] TARGET..." >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || { echo "usage: scripts/release-servers.sh [--crates DIR] [--out DIR] TARGET..." >&2; exit 2; }
+[ ${#targets[@]} -gt 0 ] || { echo "usage: scripts/release-servers.sh [--crates DIR] [--out DIR] [--debug] TARGET..." >&2; exit 2; }
 
 version=$(awk '/^\[workspace\.package\]/ { s = 1 } s && /^version = / { gsub(/version = |"/, ""); print; exit }' Cargo.toml)
 binaries=()
 for target in "${targets[@]}"; do
-  echo "==> cargo install fundraising-sandbox fundraising-companion $version for $target" >&2
+  echo "==> cargo install ${install_flags[*]} fundraising-sandbox fundraising-companion $version for $target" >&2
   started=$SECONDS
   for crate in fundraising-sandbox fundraising-companion; do
     if [ -n "$crates" ]; then
       # (cargo install --path reads the [patch] of the configuration above the crates.)
-      (cd "$crates" && cargo install -q --target "$target" --path "$crates/$crate-$version" --root "$out/$target" --force)
+      (cd "$crates" && cargo install -q "${install_flags[@]}" --target "$target" --path "$crates/$crate-$version" --root "$out/$target" --force)
     else
-      cargo install -q --locked --target "$target" "$crate" --version "=$version" --root "$out/$target" --force
+      cargo install -q "${install_flags[@]}" --locked --target "$target" "$crate" --version "=$version" --root "$out/$target" --force
     fi
   done
   echo "    built in $((SECONDS - started)) s" >&2

@@ -107,10 +107,22 @@ done
 (cd tests/rust-app && cargo fmt -- --check)
 (cd fuzz && cargo fmt -- --check)
 
-step "clippy (native)"
-cargo clippy --workspace --all-targets -- -D warnings
-step "clippy (the companion with OpenTelemetry export, --features otlp)"
-cargo clippy -p fundraising-companion --all-targets --features otlp -- -D warnings
+# The lint is clippy's, with every warning an error. The test builds lint what they compile
+# (scripts/clippy-rustc.sh as cargo's RUSTC_WORKSPACE_WRAPPER), so no crate is compiled twice,
+# once checked and once built to run. Cargo does not count the wrapper in what makes a build
+# fresh: where a target folder already held builds (a developer's own `cargo test`), a crate it
+# takes as fresh would not be linted, so there `cargo clippy` runs first. CI's fresh clone has
+# none.
+export CLIPPY_RUSTC="$repo_root/scripts/clippy-rustc.sh"
+if [ -d target/debug ]; then
+  step "clippy (native, and the companion with OpenTelemetry export; target/debug held earlier builds)"
+  cargo clippy --workspace --all-targets -- -D warnings
+  cargo clippy -p fundraising-companion --all-targets --features otlp -- -D warnings
+fi
+components_built=false
+for dir in components/leptos components/dioxus; do
+  [ -d "$(components_target "$dir")/wasm32-unknown-unknown/debug" ] && components_built=true
+done
 step "clippy (the serving loop alone, without the servers' allocator)"
 cargo clippy -p fundraising-serve --all-targets -- -D warnings
 step "clippy (wasm32: the builds that ship, and each operation alone; one target directory)"
@@ -126,25 +138,29 @@ for features in "${builds[@]}"; do
     || { echo "error: clippy of the client (wasm32) with $features" >&2; exit 1; }
 done
 
-step "clippy (the component crates and the examples, wasm32; one target directory per framework)"
-# Their server-rendering builds hold the same code (the server is a `cfg!` constant, not a
-# `#[cfg]`), so one lint per framework covers both; the host builds run in the native tests.
-for dir in components/leptos examples/leptos components/dioxus examples/dioxus; do
-  (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo clippy --all-targets -- -D warnings)
-done
+# The component crates and the examples are linted by their wasm32 test builds (beside the
+# package's browser tests, below); their server-rendering builds hold the same code (the server
+# is a `cfg!` constant, not a `#[cfg]`), so one lint per framework covers both.
+if [ "$components_built" = true ]; then
+  step "clippy (the component crates and the examples, wasm32; their target folders held earlier builds)"
+  for dir in components/leptos examples/leptos components/dioxus examples/dioxus; do
+    (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo clippy --all-targets -- -D warnings)
+  done
+fi
 
 step "the Rust API's documentation (wasm32, as docs.rs builds it)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -p fundraising-client --features chrono,time
 
-step "native tests"
+step "native tests, linted as they build"
 need_tools system # redis-server for the companion's shared-store tests
-cargo test --workspace
+RUSTC_WORKSPACE_WRAPPER="$CLIPPY_RUSTC" cargo test --workspace
 # The JS face's protocol tables against src/json/tape.js (the engine's are checked above).
 cargo test -q -p fundraising-client --features js --lib
 step "the components under server rendering, on the host: the pending branch, no client, no browser API"
 (cd components/leptos && CARGO_TARGET_DIR="$(components_target leptos)" cargo test -q --features ssr --target "$(rustc -vV | sed -n 's/^host: //p')" --test ssr)
 (cd components/dioxus && CARGO_TARGET_DIR="$(components_target dioxus)" cargo test -q --features server --target "$(rustc -vV | sed -n 's/^host: //p')" --test ssr)
-step "the companion's OTLP export (--features otlp) to a collector in the test"
+step "the companion with OpenTelemetry export (--features otlp), linted as it builds; its export to a collector in the test"
+RUSTC_WORKSPACE_WRAPPER="$CLIPPY_RUSTC" cargo test -q -p fundraising-companion --features otlp --no-run
 cargo test -p fundraising-companion --features otlp --test e2e -- spans_are_exported_over_otlp
 
 step "interop: openid-client against the sandbox, oidc-provider behind the companion"
@@ -169,8 +185,8 @@ need_tools system
 outside_prep=$(mktemp -d "${TMPDIR:-/tmp}/fundraising-outside-prep.XXXXXX")
 nice bash -c '
   for dir in components/leptos examples/leptos components/dioxus examples/dioxus; do
-    (cd "$dir" && CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --no-run) \
-      || { echo "error: $dir: the browser tests did not build" >&2; exit 1; }
+    (cd "$dir" && RUSTC_WORKSPACE_WRAPPER="$CLIPPY_RUSTC" CARGO_TARGET_DIR="$(components_target "$dir")" cargo test -q --no-run) \
+      || { echo "error: $dir: the browser tests did not build, or their lint failed" >&2; exit 1; }
   done' >"$tools_log/components-build" 2>&1 &
 components_build=$!
 nice scripts/outside-tests.sh --prepare "$outside_prep" >"$tools_log/outside-prepare" 2>&1 &
@@ -182,7 +198,7 @@ scripts/with-servers.sh -- scripts/browser-tests.sh chromium firefox webkit || f
 wait "$outside_prepare" || { cat "$tools_log/outside-prepare" >&2; echo "error: scripts/outside-tests.sh --prepare failed" >&2; exit 1; }
 outside_prepare=""
 grep -E '^--> |built in' "$tools_log/outside-prepare" || true
-wait "$components_build" || { cat "$tools_log/components-build" >&2; failed+=("the component crates' and the examples' test builds"); }
+wait "$components_build" || { cat "$tools_log/components-build" >&2; failed+=("the component crates' and the examples' test builds and lint"); }
 components_build=""
 step "the component crates and the examples in every engine (signing in headlessly), the Node and end-to-end tests"
 scripts/with-servers.sh -- bash -c '
