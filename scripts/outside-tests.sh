@@ -91,12 +91,14 @@ if [ "$mode" != journeys ]; then
   # its own that later runs reuse), used by every journey below. It is cargo's debug build: the
   # journeys test the packaged crates, the static link, the npm packages and their launchers,
   # which the release build shares; its optimised build would take most of this step's time.
-  # RSA key generation and signing are optimised even so, as in the workspace's own test builds:
-  # unoptimised, a sandbox's start waits seconds for its key.
+  # Without debug information (a debugger is no use here; with it, the binaries are ten times
+  # the size and link slowly). RSA key generation and signing are optimised even so, as in the
+  # workspace's own test builds: unoptimised, a sandbox's start waits seconds for its key.
   # (cargo install --path reads the configuration of the folders above the crate.)
   mkdir -p "$prep/crates/.cargo"
   {
     patch fundraising-core fundraising-core-derive fundraising-serve
+    printf '[profile.dev]\ndebug = false\n'
     for crate in num-bigint-dig rsa sha2; do printf '[profile.dev.package.%s]\nopt-level = 3\n' "$crate"; done
   } >"$prep/crates/.cargo/config.toml"
   CARGO_TARGET_DIR="$root/target/outside" scripts/release-servers.sh --debug --crates "$prep/crates" \

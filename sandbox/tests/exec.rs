@@ -521,3 +521,84 @@ fn sigkill_to_exec_leaves_no_process_and_no_folder() {
     wait_until(10, "the command's child outlived exec", || gone(grandchild));
     wait_until(10, "the run folder stayed", || !run_dir.exists());
 }
+
+/// The test runner's browsers get a proxy that sends each request upstream on a connection of
+/// its own, closed after the answer (a keep-alive connection to the runner's tiny_http server
+/// holds one of its four threads): two requests on one connection to the proxy reach a server
+/// that keeps connections open as two connections, each asked to close, and the capabilities
+/// exported for the runner name that proxy, with the sandbox's servers reached directly.
+#[test]
+fn the_runners_browsers_get_a_proxy_with_one_connection_per_request() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::sync::{Arc, Mutex};
+
+    // A server that serves any number of requests on a connection until told to close, and
+    // notes each connection's requests and their Connection header.
+    let server = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let upstream = server.local_addr().unwrap();
+    let seen: Arc<Mutex<Vec<Vec<String>>>> = Arc::default();
+    let notes = seen.clone();
+    std::thread::spawn(move || {
+        for stream in server.incoming() {
+            let mut stream = stream.unwrap();
+            let notes = notes.clone();
+            std::thread::spawn(move || {
+                let index = {
+                    let mut notes = notes.lock().unwrap();
+                    notes.push(Vec::new());
+                    notes.len() - 1
+                };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let mut connection = String::from("-");
+                    loop {
+                        let mut header = String::new();
+                        reader.read_line(&mut header).unwrap();
+                        let header = header.trim_end();
+                        if header.is_empty() {
+                            break;
+                        }
+                        if let Some(value) = header.to_ascii_lowercase().strip_prefix("connection:")
+                        {
+                            connection = value.trim().to_owned();
+                        }
+                    }
+                    let request = line.split(' ').take(2).collect::<Vec<_>>().join(" ");
+                    notes.lock().unwrap()[index].push(format!("{request} connection={connection}"));
+                    stream
+                        .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                        .unwrap();
+                    if connection == "close" {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+
+    let script = format!(
+        r#"set -e
+test "$(curl -fsS -x "http://$FUNDRAISING_RUNNER_PROXY" http://{upstream}/a http://{upstream}/b)" = okok
+port=${{FUNDRAISING_RUNNER_PROXY##*:}}
+grep -q "\"proxy-server=http=127.0.0.1:$port\"" "$WASM_BINDGEN_TEST_WEBDRIVER_JSON"
+grep -q "\"network.proxy.http_port\":$port" "$WASM_BINDGEN_TEST_WEBDRIVER_JSON"
+grep -q "<-loopback>;${{FUNDRAISING_BASE_URL#http://}};${{FUNDRAISING_AUTH_URL#http://}}" "$WASM_BINDGEN_TEST_WEBDRIVER_JSON"
+echo passed"#
+    );
+    let (status, output) = exec(&[], &script);
+    assert_eq!(status, 0, "{output}");
+    assert!(output.contains("passed"), "{output}");
+    let mut seen = seen.lock().unwrap().clone();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            vec!["GET /a connection=close".to_owned()],
+            vec!["GET /b connection=close".to_owned()]
+        ]
+    );
+}

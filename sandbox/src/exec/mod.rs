@@ -18,6 +18,8 @@
 //! | `FUNDRAISING_DEV_SERVER_URL` | a free address for the command's dev server (Vite, trunk), whose origin every companion allows |
 //! | `WASM_BINDGEN_TEST_ADDRESS` | a free address for `wasm-bindgen-test-runner`, whose origin every companion allows |
 //! | `WASM_BINDGEN_TEST_NO_ORIGIN_ISOLATION` | `1`: the runner's page may then call the sandbox's other origins |
+//! | `WASM_BINDGEN_TEST_WEBDRIVER_JSON` | the runner's Chromium and Firefox reach its page through `FUNDRAISING_RUNNER_PROXY` (with the capabilities of the command's own `webdriver.json`, if it has one) |
+//! | `FUNDRAISING_RUNNER_PROXY` | an HTTP proxy that sends each request on a connection of its own, for the browsers' way to the runner's page (`runner_proxy` says why) |
 //! | `FUNDRAISING_RUN_DIR` | the folder with the servers' logs and the sandbox's data |
 //!
 //! The same names may appear as `${NAME}` in the configuration file (and so may any variable
@@ -28,6 +30,7 @@ mod companion;
 mod group;
 mod guard;
 mod plan;
+mod runner_proxy;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -203,6 +206,8 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
     };
     let api = bind("resource API").await?;
     let identity = bind("identity server").await?;
+    let proxy = runner_proxy::bind().await?;
+    let proxy_addr = local(&proxy)?;
     let api_url = format!("http://{}", local(&api)?);
     let identity_url = format!("http://{}", local(&identity)?);
     // The companions', the test runner's and the dev server's ports: free now, bound by them
@@ -230,6 +235,26 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
     ];
     for (spec, addr) in plan.companions.iter().zip(&companion_addrs) {
         env.push((spec.url_variable(), format!("http://{addr}")));
+    }
+    // The runner's browsers reach its page through the proxy, and these servers directly.
+    env.push(("FUNDRAISING_RUNNER_PROXY".into(), proxy_addr.to_string()));
+    match runner_proxy::users_webdriver_json() {
+        Ok(user) => {
+            let mut direct = vec![local(&api)?.to_string(), local(&identity)?.to_string()];
+            direct.push(dev_server.to_string());
+            direct.extend(companion_addrs.iter().map(ToString::to_string));
+            let capabilities = runner_proxy::webdriver_json(proxy_addr, &direct, user);
+            let path = run.path().join("webdriver.json");
+            std::fs::write(&path, capabilities.to_string())
+                .map_err(|e| SandboxError::Exec(format!("cannot write {}: {e}", path.display())))?;
+            env.push((
+                "WASM_BINDGEN_TEST_WEBDRIVER_JSON".into(),
+                path.display().to_string(),
+            ));
+        }
+        Err(why) => eprintln!(
+            "fundraising-sandbox exec: {why}; the test runner's browsers get no proxy to its page"
+        ),
     }
     let known = env.clone();
     let lookup = &|name: &str| {
@@ -280,6 +305,12 @@ pub async fn exec(args: &ExecArgs, run: &RunDir) -> Result<i32> {
     let limits = fundraising_serve::Limits::default();
     let identity_addr = local(&identity)?;
     let servers = [
+        tokio::spawn(fundraising_serve::serve(
+            proxy,
+            runner_proxy::app(),
+            limits,
+            stopped(stop_rx.clone()),
+        )),
         tokio::spawn(fundraising_serve::serve(
             api,
             api_app(sandbox.clone()),
