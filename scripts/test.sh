@@ -107,18 +107,19 @@ done
 (cd tests/rust-app && cargo fmt -- --check)
 (cd fuzz && cargo fmt -- --check)
 
-# The lint is clippy's, with every warning an error. The test builds lint what they compile
-# (scripts/clippy-rustc.sh as cargo's RUSTC_WORKSPACE_WRAPPER), so no crate is compiled twice,
-# once checked and once built to run. Cargo does not count the wrapper in what makes a build
-# fresh: where a target folder already held builds (a developer's own `cargo test`), a crate it
-# takes as fresh would not be linted, so there `cargo clippy` runs first. CI's fresh clone has
-# none.
+step "clippy (native)"
+cargo clippy --workspace --all-targets -- -D warnings
+step "clippy (the companion with OpenTelemetry export, --features otlp)"
+cargo clippy -p fundraising-companion --all-targets --features otlp -- -D warnings
+# The component crates and the examples are linted as their wasm32 test builds compile, beside
+# the package's browser tests (below): scripts/clippy-rustc.sh, clippy's driver, is cargo's
+# RUSTC_WORKSPACE_WRAPPER there, so Leptos and Dioxus are not compiled twice, once checked and
+# once built to run. Cargo does not count the wrapper in what makes a build fresh: where their
+# target folders already held builds (a developer's own), a crate it takes as fresh would not
+# be linted, so there `cargo clippy` runs first. CI's fresh clone has none. (The host builds
+# cannot lint that way: under a workspace wrapper, cargo 1.95 leaves an integration test's
+# CARGO_BIN_EXE_<name> undefined.)
 export CLIPPY_RUSTC="$repo_root/scripts/clippy-rustc.sh"
-if [ -d target/debug ]; then
-  step "clippy (native, and the companion with OpenTelemetry export; target/debug held earlier builds)"
-  cargo clippy --workspace --all-targets -- -D warnings
-  cargo clippy -p fundraising-companion --all-targets --features otlp -- -D warnings
-fi
 components_built=false
 for dir in components/leptos components/dioxus; do
   [ -d "$(components_target "$dir")/wasm32-unknown-unknown/debug" ] && components_built=true
@@ -138,9 +139,8 @@ for features in "${builds[@]}"; do
     || { echo "error: clippy of the client (wasm32) with $features" >&2; exit 1; }
 done
 
-# The component crates and the examples are linted by their wasm32 test builds (beside the
-# package's browser tests, below); their server-rendering builds hold the same code (the server
-# is a `cfg!` constant, not a `#[cfg]`), so one lint per framework covers both.
+# Their server-rendering builds hold the same code (the server is a `cfg!` constant, not a
+# `#[cfg]`), so one lint per framework covers both.
 if [ "$components_built" = true ]; then
   step "clippy (the component crates and the examples, wasm32; their target folders held earlier builds)"
   for dir in components/leptos examples/leptos components/dioxus examples/dioxus; do
@@ -151,16 +151,15 @@ fi
 step "the Rust API's documentation (wasm32, as docs.rs builds it)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target wasm32-unknown-unknown -p fundraising-client --features chrono,time
 
-step "native tests, linted as they build"
+step "native tests"
 need_tools system # redis-server for the companion's shared-store tests
-RUSTC_WORKSPACE_WRAPPER="$CLIPPY_RUSTC" cargo test --workspace
+cargo test --workspace
 # The JS face's protocol tables against src/json/tape.js (the engine's are checked above).
 cargo test -q -p fundraising-client --features js --lib
 step "the components under server rendering, on the host: the pending branch, no client, no browser API"
 (cd components/leptos && CARGO_TARGET_DIR="$(components_target leptos)" cargo test -q --features ssr --target "$(rustc -vV | sed -n 's/^host: //p')" --test ssr)
 (cd components/dioxus && CARGO_TARGET_DIR="$(components_target dioxus)" cargo test -q --features server --target "$(rustc -vV | sed -n 's/^host: //p')" --test ssr)
-step "the companion with OpenTelemetry export (--features otlp), linted as it builds; its export to a collector in the test"
-RUSTC_WORKSPACE_WRAPPER="$CLIPPY_RUSTC" cargo test -q -p fundraising-companion --features otlp --no-run
+step "the companion's OTLP export (--features otlp) to a collector in the test"
 cargo test -p fundraising-companion --features otlp --test e2e -- spans_are_exported_over_otlp
 
 step "interop: openid-client against the sandbox, oidc-provider behind the companion"
